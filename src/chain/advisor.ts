@@ -1,0 +1,103 @@
+import type {
+  FinishReason,
+  LanguageModel,
+  LanguageModelCallOptions,
+  LanguageModelUsage,
+  ModelMessage,
+  ProviderOptions,
+  ResponseMessage,
+  StopCondition,
+  TextStreamPart,
+  ToolChoice,
+  ToolSet,
+} from 'ai';
+import type { AdvisorContext } from '../context/advisor-context.ts';
+import type { Document } from '../document/document.ts';
+
+/** Call settings an advisor may read or override for one turn. */
+export type ChatCallSettings = LanguageModelCallOptions & {
+  readonly maxRetries?: number;
+  readonly headers?: Record<string, string | undefined>;
+  readonly providerOptions?: ProviderOptions;
+  readonly toolChoice?: ToolChoice<ToolSet>;
+  readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
+  /** Total timeout of the model call in milliseconds. */
+  readonly timeout?: number;
+};
+
+/**
+ * One turn's request as it travels through the chain. Advisors return a new
+ * request rather than mutating this one; `context` is the one mutable part,
+ * shared by all advisors of the turn.
+ */
+export interface AdvisedRequest {
+  /** The model that answers the turn. An advisor may route to another one. */
+  readonly model: LanguageModel;
+  /**
+   * The caller's new input for this turn, unaugmented: the messages from the
+   * last user message on. Memory stores these, never the RAG-augmented text.
+   */
+  readonly input: readonly ModelMessage[];
+  /** The messages sent to the model (history, input, injected context). */
+  readonly messages: readonly ModelMessage[];
+  /** System instructions (AI SDK 7 keeps them out of `messages`). */
+  readonly instructions?: string;
+  readonly tools?: ToolSet;
+  readonly settings: ChatCallSettings;
+  /** Documents retrieved for this turn; streamed as `source` parts before the answer. */
+  readonly sources: readonly Document[];
+  readonly abortSignal?: AbortSignal;
+  readonly context: AdvisorContext;
+}
+
+export type TurnOutcome = 'finished' | 'error' | 'aborted';
+
+/** The aggregated result of one turn, including all of its tool steps. */
+export interface AdvisedResponse {
+  readonly text: string;
+  /** Assistant and tool messages of the turn, in order (tool calls, results, final answer). */
+  readonly messages: readonly ResponseMessage[];
+  readonly usage: LanguageModelUsage;
+  readonly finishReason: FinishReason;
+  /** How the turn ended. `after` hooks run for every outcome. */
+  readonly outcome: TurnOutcome;
+  readonly error?: unknown;
+  readonly sources: readonly Document[];
+  /** Metadata exposed by advisors, by advisor name. */
+  readonly metadata: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly context: AdvisorContext;
+  /** The request as the model (or the answering advisor) received it. */
+  readonly request: AdvisedRequest;
+  /** Set when an advisor answered without calling the model. */
+  readonly answeredBy?: string;
+}
+
+/** A streaming turn: the parts as they arrive, and the aggregated response at the end. */
+export interface AdvisedStream {
+  readonly stream: ReadableStream<TextStreamPart<ToolSet>>;
+  /** Resolves (never rejects) once the stream has ended, whatever the outcome. */
+  readonly response: Promise<AdvisedResponse>;
+}
+
+export type CallNext = (request: AdvisedRequest) => Promise<AdvisedResponse>;
+export type StreamNext = (request: AdvisedRequest) => Promise<AdvisedStream>;
+
+/**
+ * A request/response interceptor around one chat turn.
+ *
+ * Advisors run in ascending `order` (lower is outer): `before` hooks from the
+ * outermost in, `after` hooks from the innermost out. Around hooks receive
+ * `next`, the rest of the chain: not calling it short-circuits the turn;
+ * calling it again re-runs the inner advisors and the model.
+ */
+export interface Advisor {
+  /** Unique within a chain; the advisor's metadata appears under this name. */
+  readonly name: string;
+  /** Default 0. Equal orders keep registration order. */
+  readonly order?: number;
+  before?(request: AdvisedRequest): AdvisedRequest | Promise<AdvisedRequest>;
+  /** Runs exactly once per turn on the aggregated response, for every outcome. */
+  after?(response: AdvisedResponse): AdvisedResponse | Promise<AdvisedResponse>;
+  aroundCall?(request: AdvisedRequest, next: CallNext): Promise<AdvisedResponse>;
+  aroundStream?(request: AdvisedRequest, next: StreamNext): Promise<AdvisedStream>;
+}

@@ -1,0 +1,85 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { ContextKey } from './context-key.ts';
+
+export type ContextInit = Readonly<Record<string, unknown>> | AdvisorContext | undefined;
+
+/**
+ * Per-request state shared by the advisors of one turn and returned to the
+ * caller: typed values (conversation id, per-call filter, topK overrides) and
+ * the metadata each advisor exposes under its own name.
+ *
+ * A context is created per request and never shared between requests, so a
+ * chain can serve concurrent requests.
+ */
+export class AdvisorContext {
+  private readonly values: Map<string, unknown>;
+  private readonly advisorMetadata: Record<string, Record<string, unknown>> = {};
+
+  constructor(init?: ContextInit) {
+    if (init instanceof AdvisorContext) {
+      this.values = new Map(init.values);
+      for (const [name, data] of Object.entries(init.advisorMetadata)) {
+        this.advisorMetadata[name] = { ...data };
+      }
+    } else {
+      this.values = new Map(Object.entries(init ?? {}).filter(([, value]) => value !== undefined));
+    }
+  }
+
+  /** The value under `key`, validated by the key's parser, or `undefined`. */
+  get<T>(key: ContextKey<T>): T | undefined {
+    if (!this.values.has(key.name)) return undefined;
+    const raw = this.values.get(key.name);
+    if (raw === undefined) return undefined;
+    return parseValue(key, raw);
+  }
+
+  /** The value under `key`; a clear error naming `component` when it is missing. */
+  require<T>(key: ContextKey<T>, component: string): T {
+    const value = this.get(key);
+    if (value === undefined) {
+      throw new InvalidArgumentError({
+        component,
+        argument: `context.${key.name}`,
+        message: `"${key.name}" is required in the request context (pass it in \`context\` or \`providerOptions.advisors\`)`,
+      });
+    }
+    return value;
+  }
+
+  has(key: ContextKey<unknown>): boolean {
+    return this.values.get(key.name) !== undefined;
+  }
+
+  set<T>(key: ContextKey<T>, value: T): this {
+    this.values.set(key.name, parseValue(key, value));
+    return this;
+  }
+
+  /** Merges `data` into the metadata exposed under `advisorName` on the response. */
+  annotate(advisorName: string, data: Readonly<Record<string, unknown>>): void {
+    this.advisorMetadata[advisorName] = { ...this.advisorMetadata[advisorName], ...data };
+  }
+
+  /** Metadata by advisor name, as it will appear on the response. */
+  get metadata(): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+    return this.advisorMetadata;
+  }
+
+  /** The raw values by key name (for logging or passthrough). */
+  entries(): Record<string, unknown> {
+    return Object.fromEntries(this.values);
+  }
+}
+
+function parseValue<T>(key: ContextKey<T>, raw: unknown): T {
+  try {
+    return key.parse(raw);
+  } catch (error) {
+    throw new InvalidArgumentError({
+      component: 'context',
+      argument: key.name,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

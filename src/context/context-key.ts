@@ -1,0 +1,37 @@
+/**
+ * A typed key into the per-request advisor context. The key's `name` is also
+ * the field name used when values arrive as plain objects (the chat client's
+ * `context` input, or `providerOptions.advisors` through the middleware).
+ *
+ * @example
+ * const TenantId = contextKey<string>('tenantId', { parse: requireNonEmptyString });
+ */
+export interface ContextKey<T> {
+  readonly name: string;
+  /** Validates and narrows a raw value; throws a message describing what is wrong. */
+  readonly parse: (value: unknown) => T;
+}
+
+export function contextKey<T>(
+  name: string,
+  options: { parse?: (value: unknown) => T } = {},
+): ContextKey<T> {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new TypeError('contextKey: name must be a non-empty string');
+  }
+  return Object.freeze({ name, parse: options.parse ?? ((value: unknown) => value as T) });
+}
+
+export function parseNonEmptyString(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new TypeError(`expected a non-empty string, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `the string "${value.slice(0, 40)}"`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}

@@ -1,0 +1,21 @@
+import type { Document } from '../document/document.ts';
+import type { FilterExpression } from '../filter/filter-expression.ts';
+
+export interface VectorSearchRequest {
+  /** Query text, embedded with the store's embedding model. Give `query` or `vector`. */
+  readonly query?: string;
+  readonly vector?: readonly number[] | Float32Array;
+  readonly topK?: number;
+  /** Minimum similarity (cosine for normalised vectors). */
+  readonly minScore?: number;
+  readonly filter?: FilterExpression;
+  readonly abortSignal?: AbortSignal;
+}
+
+export interface VectorStore {
+  readonly name: string;
+  /** Adds or replaces documents by id. Documents without `embedding` are embedded by the store. */
+  add(documents: readonly Document[], options?: { abortSignal?: AbortSignal }): Promise<void>;
+  delete(ids: readonly string[], options?: { abortSignal?: AbortSignal }): Promise<void>;
+  search(request: VectorSearchRequest): Promise<Document[]>;
+}
