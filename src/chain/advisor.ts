@@ -1,18 +1,22 @@
+import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import type {
+  AssistantModelMessage,
   FinishReason,
   LanguageModel,
   LanguageModelCallOptions,
   LanguageModelUsage,
   ModelMessage,
-  ProviderOptions,
-  ResponseMessage,
   StopCondition,
   TextStreamPart,
   ToolChoice,
+  ToolModelMessage,
   ToolSet,
 } from 'ai';
 import type { AdvisorContext } from '../context/advisor-context.ts';
 import type { Document } from '../document/document.ts';
+
+/** A message the model produced in a turn: its answer, tool calls, and tool results. */
+export type ResponseMessage = AssistantModelMessage | ToolModelMessage;
 
 /** Call settings an advisor may read or override for one turn. */
 export type ChatCallSettings = LanguageModelCallOptions & {
