@@ -1,5 +1,8 @@
 export * from './errors/index.ts';
 export * from './context/index.ts';
+export * from './chain/index.ts';
+export * from './client/index.ts';
+export { createTextModel, type CreateTextModelOptions } from './model/create-text-model.ts';
 export type { Document, DocumentProvenance } from './document/document.ts';
 export type { ComparisonOperator, FilterExpression, FilterScalar } from './filter/filter-expression.ts';
 export type { RetrieveOptions, Retriever } from './retrieval/retriever.ts';

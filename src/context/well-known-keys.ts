@@ -8,3 +8,16 @@ export const ConversationId = contextKey<string>('conversationId', {
     return id;
   },
 });
+
+/**
+ * Metadata to send to the UI as `message-metadata` (on the `start` and `finish`
+ * parts of `toUIMessageStream`). Set by the metadata passthrough advisor.
+ */
+export const UIMessageMetadata = contextKey<Readonly<Record<string, unknown>>>('uiMessageMetadata', {
+  parse: (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new TypeError('expected an object');
+    }
+    return value as Readonly<Record<string, unknown>>;
+  },
+});

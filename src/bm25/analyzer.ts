@@ -1,0 +1,8 @@
+/**
+ * Turns text into the terms a lexical index stores and a query matches.
+ * The same analyzer must be used for documents and queries.
+ *
+ * @example
+ * const shout: Analyzer = (text) => text.toUpperCase().split(/\s+/).filter(Boolean);
+ */
+export type Analyzer = (text: string) => string[];

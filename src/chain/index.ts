@@ -1,0 +1,16 @@
+export type {
+  AdvisedRequest,
+  AdvisedResponse,
+  AdvisedStream,
+  Advisor,
+  CallNext,
+  ChatCallSettings,
+  ResponseMessage,
+  StreamNext,
+  TurnOutcome,
+} from './advisor.ts';
+export { createAdvisorChain, type AdvisorChain } from './advisor-chain.ts';
+export { answerDirectly, streamDirectAnswer, type AnswerDirectlyOptions } from './answer-directly.ts';
+export { callModel } from './call-model.ts';
+export { streamModel } from './stream-model.ts';
+export { documentSourcePart } from './document-source-part.ts';

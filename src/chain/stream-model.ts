@@ -1,0 +1,136 @@
+import { streamText, type FinishReason, type LanguageModelUsage, type TextStreamPart, type ToolSet } from 'ai';
+import { createNullLanguageModelUsage } from 'ai/internal';
+import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
+import { hasSystemMessage } from './call-model.ts';
+import { documentSourcePart } from './document-source-part.ts';
+import { modelError } from './model-error.ts';
+
+/**
+ * The end of a streaming chain: one `streamText` call, tool steps included.
+ * Parts pass through one at a time; the request's sources are emitted right
+ * after the `start` part. The response is aggregated from the parts and from
+ * the completed steps, so that an error or an abort still yields the turn's
+ * completed steps and the partial answer, never a tool call without its result.
+ */
+export async function streamModel(request: AdvisedRequest): Promise<AdvisedStream> {
+  const cancellation = new AbortController();
+  const abortSignal = request.abortSignal
+    ? AbortSignal.any([request.abortSignal, cancellation.signal])
+    : cancellation.signal;
+
+  let completedMessages: readonly ResponseMessage[] = [];
+  const result = streamText({
+    ...request.settings,
+    model: request.model,
+    instructions: request.instructions,
+    messages: [...request.messages],
+    allowSystemInMessages: hasSystemMessage(request),
+    tools: request.tools,
+    abortSignal,
+    // Errors are reported through the stream and the response; without this
+    // handler the AI SDK would also print them.
+    onError: () => {},
+    onStepEnd: (step) => {
+      completedMessages = step.response.messages;
+    },
+  });
+
+  const { promise: response, resolve } = Promise.withResolvers<AdvisedResponse>();
+  let settled = false;
+  let stepText = '';
+  let finishReason: FinishReason = 'other';
+  let usage: LanguageModelUsage = createNullLanguageModelUsage();
+  let error: unknown;
+  let aborted = false;
+
+  const settle = async (outcome: TurnOutcome) => {
+    if (settled) return;
+    settled = true;
+    if (outcome === 'finished') {
+      try {
+        const final = await result.response;
+        resolve(respond({ outcome, text: await result.text, messages: final.messages }));
+        return;
+      } catch (responseError) {
+        error = responseError;
+        outcome = 'error';
+      }
+    }
+    const partial: ResponseMessage[] = stepText === '' ? [] : [{ role: 'assistant', content: [{ type: 'text', text: stepText }] }];
+    resolve(
+      respond({
+        outcome,
+        text: stepText,
+        messages: [...completedMessages, ...partial],
+        error: outcome === 'error' ? modelError(error, 'stream') : abortSignal.reason,
+      }),
+    );
+  };
+
+  const respond = (fields: Pick<AdvisedResponse, 'outcome' | 'text' | 'messages' | 'error'>): AdvisedResponse => ({
+    ...fields,
+    usage,
+    finishReason: fields.outcome === 'finished' ? finishReason : fields.outcome === 'error' ? 'error' : 'other',
+    sources: request.sources,
+    metadata: request.context.metadata,
+    context: request.context,
+    request,
+  });
+
+  const observe = (part: TextStreamPart<ToolSet>) => {
+    switch (part.type) {
+      case 'start-step':
+        stepText = '';
+        break;
+      case 'text-delta':
+        stepText += part.text;
+        break;
+      case 'finish':
+        finishReason = part.finishReason;
+        usage = part.totalUsage;
+        break;
+      case 'error':
+        error ??= part.error;
+        break;
+      case 'abort':
+        aborted = true;
+        break;
+    }
+  };
+
+  const sourceParts = request.sources.map(documentSourcePart);
+  const reader = result.stream.getReader();
+  const stream = new ReadableStream<TextStreamPart<ToolSet>>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
+      try {
+        next = await reader.read();
+      } catch (readError) {
+        error ??= readError;
+        controller.enqueue({ type: 'error', error: readError });
+        controller.close();
+        await settle(abortSignal.aborted ? 'aborted' : 'error');
+        return;
+      }
+      if (next.done) {
+        controller.close();
+        await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
+        return;
+      }
+      const part = next.value;
+      observe(part);
+      controller.enqueue(part);
+      if (part.type === 'start') {
+        for (const sourcePart of sourceParts) controller.enqueue(sourcePart);
+      }
+    },
+    async cancel(reason) {
+      cancellation.abort(reason);
+      aborted = true;
+      await settle('aborted');
+      await reader.cancel(reason).catch(() => {});
+    },
+  });
+
+  return { stream, response };
+}

@@ -1,0 +1,150 @@
+import type { LanguageModel, ToolSet } from 'ai';
+import type { AdvisedRequest, AdvisedResponse, Advisor, ChatCallSettings } from '../chain/advisor.ts';
+import { createAdvisorChain, type AdvisorChain } from '../chain/advisor-chain.ts';
+import { callModel } from '../chain/call-model.ts';
+import { failedResponse } from '../chain/failed-response.ts';
+import { failedStream } from '../chain/failed-stream.ts';
+import { streamModel } from '../chain/stream-model.ts';
+import { AdvisorContext } from '../context/advisor-context.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
+import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
+import { checkPromptInput, newInput, type ChatMessages } from './normalize-messages.ts';
+import { rejectUnknownOptions } from './reject-unknown-options.ts';
+
+export type ChatClientOptions = ChatCallSettings & {
+  readonly model: LanguageModel;
+  /** Default advisors, run for every call. */
+  readonly advisors?: readonly Advisor[];
+  /** Default system instructions. */
+  readonly instructions?: string;
+  readonly tools?: ToolSet;
+  /** Accept system messages inside `messages` (AI SDK 7 rejects them by default). */
+  readonly allowSystemInMessages?: boolean;
+};
+
+export type ChatInput = ChatCallSettings & {
+  /** A user message as plain text. Give `prompt` or `messages`. */
+  readonly prompt?: string;
+  /** `ModelMessage[]`, or `UIMessage[]` as `useChat` sends them. */
+  readonly messages?: ChatMessages;
+  /** Overrides the client's instructions for this call. */
+  readonly instructions?: string;
+  /** Advisors for this call only, registered after the client's. */
+  readonly advisors?: readonly Advisor[];
+  /** Context values by key name, e.g. `{ conversationId: 'c-42' }`. */
+  readonly context?: Readonly<Record<string, unknown>>;
+  /** Replaces the client's tools for this call. */
+  readonly tools?: ToolSet;
+  readonly abortSignal?: AbortSignal;
+  readonly allowSystemInMessages?: boolean;
+};
+
+export interface ChatClient {
+  /** The client's default chain, in execution order. */
+  readonly chain: AdvisorChain;
+  /**
+   * Runs one turn without streaming. Resolves with the aggregated response;
+   * rejects with the turn's typed error when it failed or was aborted.
+   */
+  generate(input: ChatInput): Promise<AdvisedResponse>;
+  /**
+   * Runs one turn, streaming. Returns at once; bad input throws here, before
+   * any advisor or model runs.
+   */
+  stream(input: ChatInput): ChatStreamResult;
+}
+
+const CLIENT_OPTION_KEYS = ['model', 'advisors', 'instructions', 'tools', 'allowSystemInMessages', ...CALL_SETTING_KEYS];
+const INPUT_KEYS = ['prompt', 'messages', 'instructions', 'advisors', 'context', 'tools', 'abortSignal', 'allowSystemInMessages', ...CALL_SETTING_KEYS];
+
+/**
+ * A chat client: an ordered advisor chain around `generateText`/`streamText`.
+ *
+ * @example
+ * const chat = createChatClient({ model: openai('gpt-4o-mini'), advisors: [messageMemoryAdvisor({ memory })] });
+ * const result = chat.stream({ prompt: 'Hello', context: { conversationId: 'c-1' } });
+ * return result.toUIMessageStreamResponse();
+ */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError({ component: 'chat-client', argument: 'options', message: 'expected an options object' });
+  }
+  rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'chat-client');
+  if (options.model === undefined || options.model === null) {
+    throw new InvalidArgumentError({ component: 'chat-client', argument: 'model', message: 'a model is required' });
+  }
+  checkInstructions(options.instructions, 'chat-client');
+  const chain = createAdvisorChain(options.advisors ?? []);
+  const defaults = pickCallSettings(options);
+
+  const prepare = (input: ChatInput) => {
+    if (input === null || typeof input !== 'object') {
+      throw new InvalidArgumentError({ component: 'chat-client', argument: 'input', message: 'expected an input object' });
+    }
+    rejectUnknownOptions(input, INPUT_KEYS, 'chat-client');
+    checkInstructions(input.instructions, 'chat-client');
+    const turnChain = chain.with(input.advisors);
+    const toModelMessages = checkPromptInput(
+      { ...input, allowSystemInMessages: input.allowSystemInMessages ?? options.allowSystemInMessages },
+      'chat-client',
+    );
+    const context = new AdvisorContext(checkContext(input.context));
+    const tools = input.tools ?? options.tools;
+    const buildRequest = async (): Promise<AdvisedRequest> => {
+      const messages = await toModelMessages(tools);
+      return {
+        model: options.model,
+        input: newInput(messages),
+        messages,
+        instructions: input.instructions ?? options.instructions,
+        tools,
+        settings: { ...defaults, ...pickCallSettings(input) },
+        sources: [],
+        abortSignal: input.abortSignal,
+        context,
+      };
+    };
+    return { turnChain, context, buildRequest };
+  };
+
+  return Object.freeze({
+    chain,
+    async generate(input: ChatInput) {
+      const { turnChain, buildRequest } = prepare(input);
+      const response = await turnChain.call(await buildRequest(), callModel);
+      if (response.outcome !== 'finished') throw response.error;
+      return response;
+    },
+    stream(input: ChatInput) {
+      const { turnChain, context, buildRequest } = prepare(input);
+      const advised = buildRequest().then(
+        (request) => turnChain.stream(request, streamModel),
+        (error: unknown) => failedStream(failedResponse(placeholderRequest(options.model, context), error)),
+      );
+      return createChatStreamResult(advised, context);
+    },
+  });
+}
+
+function checkInstructions(instructions: unknown, component: string): void {
+  if (instructions !== undefined && typeof instructions !== 'string') {
+    throw new InvalidArgumentError({ component, argument: 'instructions', message: 'expected a string' });
+  }
+}
+
+function checkContext(context: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (context === undefined) return undefined;
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) {
+    throw new InvalidArgumentError({
+      component: 'chat-client',
+      argument: 'context',
+      message: 'expected an object of context values by key name, e.g. { conversationId: "c-1" }',
+    });
+  }
+  return context as Readonly<Record<string, unknown>>;
+}
+
+function placeholderRequest(model: LanguageModel, context: AdvisorContext): AdvisedRequest {
+  return { model, input: [], messages: [], settings: {}, sources: [], context };
+}

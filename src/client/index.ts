@@ -1,0 +1,3 @@
+export { createChatClient, type ChatClient, type ChatClientOptions, type ChatInput } from './create-chat-client.ts';
+export type { ChatStreamResult } from './chat-stream-result.ts';
+export type { ChatMessages } from './normalize-messages.ts';

@@ -1,0 +1,81 @@
+/**
+ * Reads one source stream once and serves any number of subscribers, each of
+ * which sees every part from the start (like the AI SDK's stream results).
+ * When every external subscriber has cancelled (e.g. the HTTP client went
+ * away), the source is cancelled so that the model call is aborted.
+ */
+export interface ReplayBroadcast<T> {
+  subscribe(options?: { internal?: boolean }): ReadableStream<T>;
+}
+
+export function createReplayBroadcast<T>(source: () => Promise<ReadableStream<T>>): ReplayBroadcast<T> {
+  const parts: T[] = [];
+  const subscribers = new Set<Subscriber<T>>();
+  let externalSubscribers = 0;
+  let finished: { error?: unknown } | undefined;
+  let reader: ReadableStreamDefaultReader<T> | undefined;
+  let pumping = false;
+  let cancelled = false;
+
+  const pump = async () => {
+    pumping = true;
+    try {
+      reader = (await source()).getReader();
+      if (cancelled) {
+        await reader.cancel();
+        finish({});
+        return;
+      }
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        for (const subscriber of subscribers) subscriber.controller.enqueue(value);
+      }
+      finish({});
+    } catch (error) {
+      finish({ error });
+    }
+  };
+
+  const finish = (outcome: { error?: unknown }) => {
+    finished = outcome;
+    for (const subscriber of subscribers) close(subscriber, outcome);
+    subscribers.clear();
+  };
+
+  return {
+    subscribe({ internal = false } = {}) {
+      let subscriber: Subscriber<T> | undefined;
+      if (!internal) externalSubscribers++;
+      return new ReadableStream<T>({
+        start(controller) {
+          subscriber = { controller, internal };
+          for (const part of parts) controller.enqueue(part);
+          if (finished) close(subscriber, finished);
+          else subscribers.add(subscriber);
+          if (!pumping) void pump();
+        },
+        async cancel(reason) {
+          if (subscriber) subscribers.delete(subscriber);
+          if (internal || finished) return;
+          externalSubscribers--;
+          if (externalSubscribers === 0) {
+            cancelled = true;
+            await reader?.cancel(reason);
+          }
+        },
+      });
+    },
+  };
+}
+
+interface Subscriber<T> {
+  readonly controller: ReadableStreamDefaultController<T>;
+  readonly internal: boolean;
+}
+
+function close<T>(subscriber: Subscriber<T>, outcome: { error?: unknown }): void {
+  if (outcome.error !== undefined) subscriber.controller.error(outcome.error);
+  else subscriber.controller.close();
+}

@@ -1,0 +1,71 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { Document } from '../document/document.ts';
+
+export function assertInteger(
+  component: string,
+  argument: string,
+  value: unknown,
+  { min }: { min: number },
+): asserts value is number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new InvalidArgumentError({
+      component,
+      argument,
+      message: `must be an integer >= ${min}, got ${describe(value)}`,
+    });
+  }
+}
+
+export function assertPositiveFinite(component: string, argument: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError({
+      component,
+      argument,
+      message: `must be a positive finite number, got ${describe(value)}`,
+    });
+  }
+}
+
+export function assertFunction(component: string, argument: string, value: unknown): void {
+  if (typeof value !== 'function') {
+    throw new InvalidArgumentError({ component, argument, message: `must be a function, got ${describe(value)}` });
+  }
+}
+
+/** `chunkSize` is a positive integer and `chunkOverlap` a non-negative integer smaller than it. */
+export function assertChunkSizes(component: string, chunkSize: unknown, chunkOverlap: unknown): void {
+  assertInteger(component, 'chunkSize', chunkSize, { min: 1 });
+  assertInteger(component, 'chunkOverlap', chunkOverlap, { min: 0 });
+  if (chunkOverlap >= chunkSize) {
+    throw new InvalidArgumentError({
+      component,
+      argument: 'chunkOverlap',
+      message: `must be smaller than chunkSize (${chunkSize}), got ${chunkOverlap}`,
+    });
+  }
+}
+
+export function assertDocuments(component: string, documents: unknown): asserts documents is readonly Document[] {
+  if (!Array.isArray(documents)) {
+    throw new InvalidArgumentError({ component, argument: 'documents', message: 'must be an array of documents' });
+  }
+  documents.forEach((document: unknown, index) => {
+    const candidate = document as Partial<Document> | null;
+    if (
+      candidate == null ||
+      typeof candidate.id !== 'string' ||
+      candidate.id.length === 0 ||
+      typeof candidate.text !== 'string'
+    ) {
+      throw new InvalidArgumentError({
+        component,
+        argument: `documents[${index}]`,
+        message: 'must have a non-empty string id and a string text',
+      });
+    }
+  });
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,76 @@
+import type { MemoryEntry } from './memory-entry.ts';
+
+/**
+ * Objects carrying this key are type tags written by the codec. A plain object
+ * that happens to have the key itself is wrapped, so decoding stays exact.
+ */
+const TAG = '$ai-advisors';
+
+type Tagged = { [TAG]: 'bytes' | 'buffer' | 'array-buffer' | 'url' | 'date' | 'object'; value: unknown };
+
+/**
+ * Serializes an entry to JSON text that decodes back to an equal entry:
+ * `Uint8Array`, `Buffer` and `ArrayBuffer` data become base64, `URL`s and
+ * `Date`s keep their type. Properties whose value is `undefined` are dropped,
+ * as in JSON.
+ */
+export function serializeMemoryEntry(entry: MemoryEntry): string {
+  return JSON.stringify(encodeValue(entry));
+}
+
+export function deserializeMemoryEntry(text: string): MemoryEntry {
+  return decodeValue(JSON.parse(text)) as MemoryEntry;
+}
+
+/** The JSON-compatible form of `value` (for stores that keep JSON documents rather than text). */
+export function encodeValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : encodeValue(item)));
+  if (value instanceof Uint8Array) {
+    const base64 = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+    return tag(Buffer.isBuffer(value) ? 'buffer' : 'bytes', base64);
+  }
+  if (value instanceof ArrayBuffer) return tag('array-buffer', Buffer.from(value).toString('base64'));
+  if (value instanceof URL) return tag('url', value.href);
+  if (value instanceof Date) return tag('date', value.toISOString());
+  // Object.fromEntries defines own properties, so a "__proto__" key stays data.
+  const encoded = Object.fromEntries(
+    Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .map(([key, item]) => [key, encodeValue(item)]),
+  );
+  return Object.hasOwn(value, TAG) ? tag('object', encoded) : encoded;
+}
+
+export function decodeValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(decodeValue);
+  if (Object.hasOwn(value, TAG)) {
+    const { [TAG]: type, value: payload } = value as Tagged;
+    switch (type) {
+      case 'bytes':
+        return new Uint8Array(Buffer.from(payload as string, 'base64'));
+      case 'buffer':
+        return Buffer.from(payload as string, 'base64');
+      case 'array-buffer': {
+        const bytes = Buffer.from(payload as string, 'base64');
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      }
+      case 'url':
+        return new URL(payload as string);
+      case 'date':
+        return new Date(payload as string);
+      case 'object':
+        return decodeObject(payload as Record<string, unknown>);
+    }
+  }
+  return decodeObject(value as Record<string, unknown>);
+}
+
+function decodeObject(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, decodeValue(item)]));
+}
+
+function tag(type: Tagged[typeof TAG], value: unknown): Tagged {
+  return { [TAG]: type, value };
+}
