@@ -1,7 +1,7 @@
 import { describeValue } from '../context/context-key.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from './filter-expression.ts';
-import { validateFilterKey, validateFilterScalar, validateFilterScalars } from './validate-filter.ts';
+import { COMPARISON_OPERATORS, validateFilterKey, validateFilterScalar, validateFilterScalars } from './validate-filter.ts';
 
 /**
  * Small functions that build a {@link FilterExpression}, validating as they go.
@@ -66,7 +66,15 @@ export function not(operand: FilterExpression): FilterExpression {
   return Object.freeze({ type: 'not', operand: requireExpression(operand, 'operand') });
 }
 
-function compare(key: string, operator: ComparisonOperator, value: FilterScalar): FilterExpression {
+/** A comparison with an operator chosen at run time, e.g. from a UI. */
+export function compare(key: string, operator: ComparisonOperator, value: FilterScalar): FilterExpression {
+  if (!COMPARISON_OPERATORS.has(operator)) {
+    throw new InvalidArgumentError({
+      component: 'filter',
+      argument: 'operator',
+      message: `expected one of ${[...COMPARISON_OPERATORS].join(' ')}, got ${describeValue(operator)}`,
+    });
+  }
   return Object.freeze({ type: 'compare', key: validateFilterKey(key), operator, value: validateFilterScalar(value) });
 }
 

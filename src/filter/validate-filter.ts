@@ -5,7 +5,7 @@ import type { ComparisonOperator, FilterExpression, FilterScalar } from './filte
 /** Deepest nesting of groups and NOTs accepted from text or objects, so hostile input cannot exhaust the stack. */
 export const MAX_FILTER_DEPTH = 64;
 
-const COMPARISON_OPERATORS: ReadonlySet<string> = new Set<ComparisonOperator>(['==', '!=', '>', '>=', '<', '<=']);
+export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set<ComparisonOperator>(['==', '!=', '>', '>=', '<', '<=']);
 
 /** Throws unless `key` is a non-blank string (a metadata field name or dotted path). */
 export function validateFilterKey(key: unknown, argument = 'filter key'): string {
