@@ -43,8 +43,10 @@ export function createVectorMatrix({ dimensions, initialCapacity }: { dimensions
   const kernel = instantiateDotKernel(pagesFor(capacity));
   let floats = new Float32Array(kernel.memory.buffer);
 
+  // Writes the padding lanes too: they may hold old scores after the matrix grew.
   const setScaled = (floatOffset: number, values: ArrayLike<number>, scale: number) => {
     for (let i = 0; i < dimensions; i++) floats[floatOffset + i] = values[i] * scale;
+    floats.fill(0, floatOffset + dimensions, floatOffset + stride);
   };
 
   return {

@@ -1,0 +1,67 @@
+import type { Document } from '../document/document.ts';
+import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { and } from '../filter/filter-builder.ts';
+import type { FilterExpression } from '../filter/filter-expression.ts';
+import { validateFilterExpression } from '../filter/validate-filter.ts';
+import type { RetrieveOptions, Retriever } from './retriever.ts';
+import type { VectorStore } from './vector-store.ts';
+
+export interface VectorStoreRetrieverOptions {
+  readonly store: VectorStore;
+  /** Defaults to the store's name. */
+  readonly name?: string;
+  /** Default number of documents; a call's `topK` overrides it. */
+  readonly topK?: number;
+  /** Default similarity threshold; a call's `minScore` overrides it. */
+  readonly minScore?: number;
+  /** Required filter (e.g. the tenant): always AND-ed with a call's filter, never replaced by it. */
+  readonly filter?: FilterExpression;
+}
+
+/**
+ * Adapts a `VectorStore` to the `Retriever` interface: the query text is
+ * embedded by the store and searched.
+ *
+ * @example
+ * ```ts
+ * const retriever = vectorStoreRetriever({ store, topK: 5, filter: eq('tenant', 'acme') });
+ * const documents = await retriever.retrieve('refund policy', { filter: eq('lang', 'en') });
+ * ```
+ */
+export function vectorStoreRetriever(options: VectorStoreRetrieverOptions): Retriever {
+  const { store, name, topK, minScore } = validateOptions(options);
+  const requiredFilter = options.filter === undefined ? undefined : validateFilterExpression(options.filter, 'filter');
+  return {
+    name,
+    retrieve(query: string, call: RetrieveOptions = {}): Promise<Document[]> {
+      const filters = [requiredFilter, call.filter].filter((filter) => filter !== undefined);
+      return store.search({
+        query,
+        topK: call.topK ?? topK,
+        minScore: call.minScore ?? minScore,
+        filter: filters.length === 0 ? undefined : and(...filters),
+        abortSignal: call.abortSignal,
+      });
+    },
+  };
+}
+
+function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetrieverOptions & { name: string } {
+  const fail = (argument: string, message: string): never => {
+    throw new InvalidArgumentError({ component: 'vector-store-retriever', argument, message });
+  };
+  if (options === null || typeof options !== 'object') return fail('options', 'expected an options object');
+  rejectUnknownOptions(options as object as Record<string, unknown>, ['store', 'name', 'topK', 'minScore', 'filter'], 'vector-store-retriever');
+  const { store, name, topK, minScore } = options;
+  if (store === null || typeof store !== 'object' || typeof store.search !== 'function') {
+    fail('store', 'expected a VectorStore (an object with a search method)');
+  }
+  const resolvedName = name ?? store.name;
+  if (typeof resolvedName !== 'string' || resolvedName.trim() === '') fail('name', 'expected a non-empty string');
+  if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) fail('topK', `expected an integer >= 1, got ${JSON.stringify(topK)}`);
+  if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
+    fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
+  }
+  return { ...options, name: resolvedName };
+}

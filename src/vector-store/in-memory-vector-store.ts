@@ -1,0 +1,348 @@
+import type { EmbeddingModel } from 'ai';
+import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
+import type { Document } from '../document/document.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { matchesFilter } from '../filter/match-filter.ts';
+import { validateFilterExpression } from '../filter/validate-filter.ts';
+import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
+import { embedDocuments, embedQuery, type EmbeddingCallSettings } from './call-embedding-model.ts';
+import { selectTopK } from './select-top-k.ts';
+import { createVectorMatrix, type VectorMatrix } from './vector-matrix.ts';
+
+const COMPONENT = 'vector-store';
+const DEFAULT_TOP_K = 4;
+
+export interface InMemoryVectorStoreOptions {
+  /** Names the store in provenance and errors. Default `in-memory`. */
+  readonly name?: string;
+  /** Embeds documents added without `embedding` and `query` texts. Without it, give vectors. */
+  readonly embeddingModel?: EmbeddingModel;
+  /** Fixes the vector length up front; otherwise the first vector added decides it. */
+  readonly dimensions?: number;
+  /** Rows to allocate before the first add (the store grows geometrically past it). Default 0. */
+  readonly initialCapacity?: number;
+  /** Timeout of each embedding call, retries included. Default 30 000 ms. */
+  readonly embeddingTimeoutMs?: number;
+  /** Retries of a failed embedding call (the AI SDK's `maxRetries`). Default 2. */
+  readonly embeddingMaxRetries?: number;
+}
+
+/** The embedded default `VectorStore`: exact cosine search over vectors kept in memory. */
+export interface InMemoryVectorStore extends VectorStore {
+  /** Number of documents stored. */
+  readonly size: number;
+  /** Vector length, once fixed by the options or the first add. */
+  readonly dimensions: number | undefined;
+}
+
+const OPTION_KEYS = ['name', 'embeddingModel', 'dimensions', 'initialCapacity', 'embeddingTimeoutMs', 'embeddingMaxRetries'];
+
+export interface StoredDocument {
+  readonly id: string;
+  readonly text: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** What save/load need from a store; kept off the public interface. */
+export interface InMemoryVectorStoreInternals {
+  readonly documents: readonly StoredDocument[];
+  /** The stored (normalised) vector of the document at `index`; valid until the store changes. */
+  vector(index: number): Float32Array;
+  /** Adds documents with vectors stored as they are (already normalised), so a load round-trips bit for bit. */
+  restore(documents: readonly StoredDocument[], vectors: Float32Array): void;
+}
+
+const internals = new WeakMap<InMemoryVectorStore, InMemoryVectorStoreInternals>();
+
+/**
+ * Creates an in-memory vector store. Vectors are normalised on insert and kept
+ * in one contiguous float32 matrix scanned by a WebAssembly SIMD kernel, so a
+ * search is exact (every vector is scored) and runs at about memory bandwidth.
+ * Scores are cosine similarities. Equal scores are ordered by id.
+ *
+ * @example
+ * ```ts
+ * const store = createInMemoryVectorStore({ embeddingModel: openai.embedding('text-embedding-3-small') });
+ * await store.add([{ id: 'a', text: 'Paris is the capital of France.', metadata: { lang: 'en' } }]);
+ * const hits = await store.search({ query: 'capital of France', topK: 3 });
+ * ```
+ */
+export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = {}): InMemoryVectorStore {
+  validateOptions(options);
+  const {
+    name = 'in-memory',
+    embeddingModel,
+    dimensions: fixedDimensions,
+    initialCapacity = 0,
+    embeddingTimeoutMs = 30_000,
+    embeddingMaxRetries,
+  } = options;
+  const embedding: EmbeddingCallSettings | undefined =
+    embeddingModel === undefined ? undefined : { model: embeddingModel, timeoutMs: embeddingTimeoutMs, maxRetries: embeddingMaxRetries };
+
+  let matrix: VectorMatrix | undefined =
+    fixedDimensions === undefined ? undefined : createVectorMatrix({ dimensions: fixedDimensions, initialCapacity });
+  const documents: StoredDocument[] = [];
+  const ids: string[] = [];
+  const rowById = new Map<string, number>();
+
+  const requireEmbedding = (argument: string, why: string): EmbeddingCallSettings => {
+    if (embedding === undefined) {
+      throw new InvalidArgumentError({
+        component: COMPONENT,
+        argument,
+        message: `${why}, but store "${name}" has no embeddingModel; configure one or pass vectors`,
+      });
+    }
+    return embedding;
+  };
+
+  const checkDimensions = (length: number, argument: string): void => {
+    const expected = matrix?.dimensions ?? fixedDimensions;
+    if (expected !== undefined && length !== expected) {
+      throw new InvalidArgumentError({
+        component: COMPONENT,
+        argument,
+        message: `vector has ${length} dimensions but store "${name}" holds ${expected}-dimensional vectors`,
+      });
+    }
+  };
+
+  const store: InMemoryVectorStore = {
+    name,
+    get size() {
+      return documents.length;
+    },
+    get dimensions() {
+      return matrix?.dimensions ?? fixedDimensions;
+    },
+
+    async add(input, { abortSignal } = {}) {
+      abortSignal?.throwIfAborted();
+      const batch = latestPerId(validateDocuments(input));
+      const missing = batch.filter((document) => document.embedding === undefined);
+      const settings = missing.length > 0 ? requireEmbedding('documents', `${missing.length} document(s) have no embedding`) : undefined;
+      const embedded = settings === undefined ? [] : await embedDocuments(settings, missing.map((document) => document.text), abortSignal);
+      abortSignal?.throwIfAborted();
+
+      let next = 0;
+      const vectors = batch.map((document) => document.embedding ?? embedded[next++]);
+      const firstLength = vectors[0]?.length;
+      const scales = vectors.map((vector, index) => {
+        checkDimensions(vector.length, `documents[${index}].embedding`);
+        if (vector.length !== firstLength) {
+          throw new InvalidArgumentError({
+            component: COMPONENT,
+            argument: `documents[${index}].embedding`,
+            message: `vector has ${vector.length} dimensions but documents[0] has ${firstLength}`,
+          });
+        }
+        return inverseNorm(vector, `documents[${index}].embedding`);
+      });
+      if (batch.length === 0) return;
+
+      const target = matrix ?? createVectorMatrix({ dimensions: firstLength, initialCapacity });
+      const newIds = new Set(batch.map((document) => document.id).filter((id) => !rowById.has(id)));
+      if (documents.length + newIds.size > target.maxRows) {
+        throw new InvalidArgumentError({
+          component: COMPONENT,
+          argument: 'documents',
+          message: `store "${name}" can hold at most ${target.maxRows} ${target.dimensions}-dimensional vectors in memory; use a server-backed store`,
+        });
+      }
+      target.reserve(documents.length + newIds.size);
+      matrix = target;
+      batch.forEach((document, index) => {
+        const row = rowById.get(document.id) ?? documents.length;
+        target.setRow(row, vectors[index], scales[index]);
+        documents[row] = { id: document.id, text: document.text, metadata: { ...document.metadata } };
+        ids[row] = document.id;
+        rowById.set(document.id, row);
+      });
+    },
+
+    async delete(idsToDelete, { abortSignal } = {}) {
+      abortSignal?.throwIfAborted();
+      if (!Array.isArray(idsToDelete) || idsToDelete.some((id) => typeof id !== 'string')) {
+        throw new InvalidArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of document ids (strings)' });
+      }
+      for (const id of idsToDelete) {
+        const row = rowById.get(id);
+        if (row === undefined || matrix === undefined) continue;
+        // Swap-remove: the last row fills the hole, keeping the matrix dense.
+        const last = documents.length - 1;
+        if (row !== last) {
+          matrix.moveRow(last, row);
+          documents[row] = documents[last];
+          ids[row] = ids[last];
+          rowById.set(ids[row], row);
+        }
+        documents.pop();
+        ids.pop();
+        rowById.delete(id);
+      }
+    },
+
+    async search(request) {
+      const { query, vector, topK = DEFAULT_TOP_K, minScore, filter, abortSignal } = validateSearchRequest(request);
+      abortSignal?.throwIfAborted();
+      if (vector !== undefined) checkDimensions(vector.length, 'vector');
+      const queryVector =
+        vector ?? (await embedQuery(requireEmbedding('query', 'a text query needs embedding'), query as string, abortSignal));
+      abortSignal?.throwIfAborted();
+      if (vector === undefined) checkDimensions(queryVector.length, 'query embedding');
+      const scale = inverseNorm(queryVector, vector === undefined ? 'query embedding' : 'vector');
+      if (matrix === undefined || documents.length === 0) return [];
+
+      const scores = matrix.scores(queryVector, scale, documents.length);
+      const rows = selectTopK({
+        scores,
+        keys: ids,
+        k: topK,
+        minScore,
+        accept: filter === undefined ? undefined : (row) => matchesFilter(filter, documents[row].metadata),
+      });
+      return rows.map((row, index) => {
+        const { id, text, metadata } = documents[row];
+        const score = scores[row];
+        return {
+          id,
+          text,
+          metadata,
+          score,
+          provenance: [{ ...(query === undefined ? {} : { query }), retriever: name, rank: index + 1, score }],
+        };
+      });
+    },
+  };
+
+  internals.set(store, {
+    documents,
+    vector: (index) => (matrix as VectorMatrix).row(index),
+    restore(restored, vectors) {
+      // Loading always creates the store with its dimensions, so the matrix exists.
+      const target = matrix as VectorMatrix;
+      const { dimensions } = target;
+      target.reserve(documents.length + restored.length);
+      restored.forEach((document, index) => {
+        const row = documents.length;
+        target.setRow(row, vectors.subarray(index * dimensions, (index + 1) * dimensions), 1);
+        documents.push(document);
+        ids.push(document.id);
+        rowById.set(document.id, row);
+      });
+    },
+  });
+  return store;
+}
+
+/** Save/load access to a store made by `createInMemoryVectorStore`. */
+export function inMemoryVectorStoreInternals(store: InMemoryVectorStore): InMemoryVectorStoreInternals {
+  const found = internals.get(store);
+  if (found === undefined) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'store',
+      message: 'expected a store created by createInMemoryVectorStore',
+    });
+  }
+  return found;
+}
+
+function validateOptions(options: InMemoryVectorStoreOptions): void {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError({ component: COMPONENT, argument: 'options', message: 'expected an options object' });
+  }
+  rejectUnknownOptions(options as Record<string, unknown>, OPTION_KEYS, COMPONENT);
+  const { name, embeddingModel, dimensions, initialCapacity, embeddingTimeoutMs, embeddingMaxRetries } = options;
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
+    throw new InvalidArgumentError({ component: COMPONENT, argument: 'name', message: 'expected a non-empty string' });
+  }
+  if (embeddingModel !== undefined && typeof embeddingModel !== 'string' && (embeddingModel === null || typeof embeddingModel !== 'object')) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'embeddingModel',
+      message: 'expected an AI SDK embedding model (an EmbeddingModel object or a model id string)',
+    });
+  }
+  requireInteger('dimensions', dimensions, 1);
+  requireInteger('initialCapacity', initialCapacity, 0);
+  requireInteger('embeddingTimeoutMs', embeddingTimeoutMs, 1);
+  requireInteger('embeddingMaxRetries', embeddingMaxRetries, 0);
+}
+
+function requireInteger(argument: string, value: unknown, minimum: number): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= minimum)) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument,
+      message: `expected an integer >= ${minimum}, got ${JSON.stringify(value)}`,
+    });
+  }
+}
+
+function validateDocuments(input: readonly Document[]): readonly Document[] {
+  if (!Array.isArray(input)) {
+    throw new InvalidArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
+  }
+  input.forEach((document: Document, index) => {
+    const fail = (field: string, message: string) => {
+      throw new InvalidArgumentError({ component: COMPONENT, argument: `documents[${index}]${field}`, message });
+    };
+    if (document === null || typeof document !== 'object') fail('', 'expected a document object');
+    if (typeof document.id !== 'string' || document.id === '') fail('.id', 'expected a non-empty string');
+    if (typeof document.text !== 'string') fail('.text', 'expected a string');
+    if (document.metadata === null || typeof document.metadata !== 'object' || Array.isArray(document.metadata)) {
+      fail('.metadata', 'expected a plain object');
+    }
+    const { embedding } = document;
+    if (embedding !== undefined && !Array.isArray(embedding) && !(embedding instanceof Float32Array)) {
+      fail('.embedding', 'expected an array of numbers or a Float32Array');
+    }
+  });
+  return input;
+}
+
+/** Within one batch, the last document with an id wins, as a later add would. */
+function latestPerId(documents: readonly Document[]): Document[] {
+  const latest = new Map<string, Document>();
+  for (const document of documents) {
+    latest.delete(document.id);
+    latest.set(document.id, document);
+  }
+  return [...latest.values()];
+}
+
+/** 1 / Euclidean norm, rejecting vectors a cosine similarity is undefined for. */
+function inverseNorm(vector: ArrayLike<number>, argument: string): number {
+  let sumOfSquares = 0;
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector[i];
+    if (!Number.isFinite(value)) {
+      throw new InvalidArgumentError({ component: COMPONENT, argument, message: `component ${i} is ${String(value)}; expected a finite number` });
+    }
+    sumOfSquares += value * value;
+  }
+  if (vector.length === 0 || sumOfSquares === 0) {
+    throw new InvalidArgumentError({ component: COMPONENT, argument, message: 'a zero or empty vector has no direction to compare by cosine' });
+  }
+  return 1 / Math.sqrt(sumOfSquares);
+}
+
+function validateSearchRequest(request: VectorSearchRequest): VectorSearchRequest {
+  const fail = (argument: string, message: string): never => {
+    throw new InvalidArgumentError({ component: COMPONENT, argument, message });
+  };
+  if (request === null || typeof request !== 'object') return fail('request', 'expected a search request object');
+  const { query, vector, topK, minScore, filter } = request;
+  if ((query === undefined) === (vector === undefined)) fail('request', 'give exactly one of `query` (text) or `vector`');
+  if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) fail('query', 'expected a non-empty string');
+  if (vector !== undefined && !Array.isArray(vector) && !(vector instanceof Float32Array)) {
+    fail('vector', 'expected an array of numbers or a Float32Array');
+  }
+  if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) fail('topK', `expected an integer >= 1, got ${JSON.stringify(topK)}`);
+  if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
+    fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
+  }
+  return filter === undefined ? request : { ...request, filter: validateFilterExpression(filter) };
+}
