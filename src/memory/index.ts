@@ -1,0 +1,13 @@
+export { createChatMemory, type ChatMemory, type ChatMemoryCallOptions, type ChatMemoryOptions, type TurnMetadataInput } from './chat-memory.ts';
+export type { ChatMemoryStore, MemoryTurn, StoreCallOptions, StoreReadOptions, StoredHistory } from './chat-memory-store.ts';
+export type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
+export { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
+export { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
+export type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
+export { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-codec.ts';
+export { messageWindow } from './message-window.ts';
+export { renderMessage, renderMessages } from './render-message.ts';
+export { gptTokenizer, gptTokenizerForModel, type GptEncodingName, type Tokenizer } from './tokenizer.ts';
+export { tokenWindow, type TokenWindowOptions } from './token-window.ts';
+export { groupIntoEvictionUnits, removeOrphanToolParts } from './tool-pairing.ts';
+export { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from './validate-conversation-id.ts';

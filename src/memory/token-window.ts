@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { ChatMemoryWindow } from './chat-memory-window.ts';
+import { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
+import { gptTokenizer, type Tokenizer } from './tokenizer.ts';
+
+export interface TokenWindowOptions extends CountMessageTokensOptions {
+  /** Token budget for the history, system message included. */
+  readonly maxTokens: number;
+  /** Default `gptTokenizer()` (o200k_base). Use `gptTokenizerForModel(id)` or your own per model family. */
+  readonly tokenizer?: Tokenizer;
+}
+
+/**
+ * Keeps the most recent whole turns whose tokens, together with the system
+ * message, fit in `maxTokens`, counted with a real tokenizer. The system
+ * message is kept even when it alone exceeds the budget (then no turn fits).
+ *
+ * @example
+ * const memory = createChatMemory({
+ *   window: tokenWindow({ maxTokens: 4_000, tokenizer: gptTokenizerForModel('gpt-4o') }),
+ * });
+ */
+export function tokenWindow({
+  maxTokens,
+  tokenizer = gptTokenizer(),
+  tokensPerFile = 85,
+  tokensPerMessage = 4,
+}: TokenWindowOptions): ChatMemoryWindow {
+  const component = 'token-window';
+  if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
+    throw new InvalidArgumentError({ component, argument: 'maxTokens', message: `expected a positive integer, got ${String(maxTokens)}` });
+  }
+  for (const [argument, value] of Object.entries({ tokensPerFile, tokensPerMessage })) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new InvalidArgumentError({ component, argument, message: `expected a non-negative integer, got ${String(value)}` });
+    }
+  }
+  if (tokenizer === null || typeof tokenizer !== 'object' || typeof tokenizer.countTokens !== 'function') {
+    throw new InvalidArgumentError({ component, argument: 'tokenizer', message: 'expected an object with countTokens(text)' });
+  }
+  const countOptions = { tokensPerFile, tokensPerMessage };
+  return {
+    name: 'token-window',
+    maxEntries: tokensPerMessage > 0 ? Math.floor(maxTokens / tokensPerMessage) : Infinity,
+    async start(system) {
+      await tokenizer.load?.();
+      let used = system === undefined ? 0 : countMessageTokens(system, tokenizer, countOptions);
+      return {
+        tryAdd(unit) {
+          const tokens = unit.reduce((sum, message) => sum + countMessageTokens(message, tokenizer, countOptions), 0);
+          if (used + tokens > maxTokens) return false;
+          used += tokens;
+          return true;
+        },
+      };
+    },
+  };
+}

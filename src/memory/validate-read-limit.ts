@@ -1,0 +1,14 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+
+/** `last` for a store read: undefined (everything) or a non-negative safe integer. */
+export function validateReadLimit(last: number | undefined, component: string): number | undefined {
+  if (last === undefined) return undefined;
+  if (!Number.isSafeInteger(last) || last < 0) {
+    throw new InvalidArgumentError({
+      component,
+      argument: 'last',
+      message: `expected a non-negative integer, got ${String(last)}`,
+    });
+  }
+  return last;
+}
