@@ -1,5 +1,18 @@
+import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from '../document/document.ts';
+
+/** The options are an object and every key is one the factory knows (typos fail loudly). */
+export function assertOptionsObject(
+  component: string,
+  options: unknown,
+  known: readonly string[],
+): asserts options is Record<string, unknown> {
+  if (options == null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
+  }
+  rejectUnknownOptions(options as Record<string, unknown>, known, component);
+}
 
 export function assertInteger(
   component: string,
@@ -41,6 +54,20 @@ export function assertChunkSizes(component: string, chunkSize: unknown, chunkOve
       component,
       argument: 'chunkOverlap',
       message: `must be smaller than chunkSize (${chunkSize}), got ${chunkOverlap}`,
+    });
+  }
+}
+
+export function assertSeparators(component: string, separators: unknown): void {
+  if (
+    !Array.isArray(separators) ||
+    separators.length === 0 ||
+    !separators.every((separator) => typeof separator === 'string' || separator instanceof RegExp)
+  ) {
+    throw new InvalidArgumentError({
+      component,
+      argument: 'separators',
+      message: 'must be a non-empty array of strings or regular expressions',
     });
   }
 }

@@ -1,0 +1,56 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from './text-ranges.ts';
+
+export interface SentenceSegmentationOptions {
+  /** BCP 47 locale for `Intl.Segmenter`'s sentence rules. Default: the runtime's locale. */
+  locale?: string;
+  /** Also end a sentence at the full-width semicolon `；`. Default false. */
+  splitOnSemicolon?: boolean;
+}
+
+/**
+ * Sentence ends by `Intl.Segmenter` (Unicode sentence rules, which know `. ! ?`
+ * and abbreviations before lowercase words), plus a cut after every CJK
+ * terminator `。！？` (and `；` when asked) with its closing quotes, whatever
+ * follows it, so CJK text without spaces always splits there.
+ */
+export function sentenceBoundary(component: string, options: SentenceSegmentationOptions): TextBoundary {
+  const { locale, splitOnSemicolon = false } = options;
+  if (locale !== undefined && typeof locale !== 'string') {
+    throw new InvalidArgumentError({ component, argument: 'locale', message: 'must be a BCP 47 language tag' });
+  }
+  if (typeof splitOnSemicolon !== 'boolean') {
+    throw new InvalidArgumentError({ component, argument: 'splitOnSemicolon', message: 'must be a boolean' });
+  }
+  let segmenter: Intl.Segmenter;
+  try {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+  } catch (error) {
+    throw new InvalidArgumentError({ component, argument: 'locale', message: (error as Error).message });
+  }
+  const cjkSentenceEnd = splitOnSemicolon ? /[。！？；]+[」』”’）]*/g : /[。！？]+[」』”’）]*/g;
+  return (text) => {
+    const cuts = new Set<number>();
+    // Trailing whitespace goes to the next sentence, as BPE tokenizers attach spaces to the word after them.
+    for (const { index, segment } of segmenter.segment(text)) cuts.add(index + segment.trimEnd().length);
+    for (const match of text.matchAll(cjkSentenceEnd)) cuts.add(match.index + match[0].length);
+    return [...cuts].filter((cut) => cut > 0 && cut < text.length).sort((a, b) => a - b);
+  };
+}
+
+/** The sentences of `text` as trimmed, non-empty ranges. */
+export function sentenceRanges(text: string, boundary: TextBoundary): TextRange[] {
+  return rangesBetweenCuts(text.length, boundary(text))
+    .map((range) => trimRange(text, range))
+    .filter((range) => range.end > range.start);
+}
+
+/** Word boundaries by `Intl.Segmenter`, which also segments CJK text without spaces. */
+export function wordBoundary(locale: string | undefined): TextBoundary {
+  const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
+  return (text) => {
+    const cuts: number[] = [];
+    for (const { index } of segmenter.segment(text)) if (index > 0) cuts.push(index);
+    return cuts;
+  };
+}

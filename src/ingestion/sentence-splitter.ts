@@ -1,0 +1,46 @@
+import type { TextSplitter } from './document-splitter.ts';
+import { rangeSplitter } from './range-splitter.ts';
+import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
+import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
+import { assertChunkSizes, assertFunction, assertOptionsObject } from './validate-options.ts';
+
+export interface SentenceSplitterOptions extends SentenceSegmentationOptions {
+  /**
+   * Pack whole sentences into chunks of at most this size (by `lengthFunction`);
+   * a longer sentence is cut at words. Omit for one chunk per sentence.
+   */
+  chunkSize?: number;
+  /** With `chunkSize`: how much of a chunk's tail (whole sentences) starts the next. Default 0. */
+  chunkOverlap?: number;
+  /** Measures text for `chunkSize`. Default: UTF-16 length; pass a token counter for tokens. */
+  lengthFunction?: LengthFunction;
+}
+
+const COMPONENT = 'sentence-splitter';
+
+/**
+ * Splits at sentence ends in English and CJK text (`。！？`, optionally `；`),
+ * using `Intl.Segmenter`, either one chunk per sentence or sentences packed up to
+ * `chunkSize`.
+ *
+ * @example
+ * const splitter = createSentenceSplitter({ chunkSize: 512, chunkOverlap: 64 });
+ * splitter.splitText('第一句。第二句！Third one? Fourth.');
+ */
+export function createSentenceSplitter(options: SentenceSplitterOptions = {}): TextSplitter {
+  assertOptionsObject(COMPONENT, options, ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon']);
+  const { chunkSize, chunkOverlap = 0, lengthFunction = (text: string) => text.length, locale } = options;
+  const sentences = sentenceBoundary(COMPONENT, options);
+  if (chunkSize === undefined) {
+    return rangeSplitter(COMPONENT, (text) => sentenceRanges(text, sentences));
+  }
+  assertChunkSizes(COMPONENT, chunkSize, chunkOverlap);
+  assertFunction(COMPONENT, 'lengthFunction', lengthFunction);
+  const rangeOptions = {
+    chunkSize,
+    chunkOverlap,
+    lengthFunction,
+    boundaries: [sentences, wordBoundary(locale), separatorBoundary('')],
+  };
+  return rangeSplitter(COMPONENT, (text) => chunkRanges(text, rangeOptions));
+}
