@@ -1,0 +1,463 @@
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import { embed, embedMany, type EmbeddingModel } from 'ai';
+import type { Document } from '../document/document.ts';
+import { AdvisorError } from '../errors/advisor-error.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { FilterExpression } from '../filter/filter-expression.ts';
+import { callWithTimeout } from '../rerank/call-with-timeout.ts';
+import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../rerank/validate-rerank-options.ts';
+import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
+import { toPointId } from './point-id.ts';
+import type { SparseEncoder, SparseVector } from './sparse-encoder.ts';
+import { toQdrantFilter } from './to-qdrant-filter.ts';
+
+export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
+export type QdrantPayloadIndexType = 'keyword' | 'integer' | 'float' | 'bool' | 'datetime' | 'text' | 'uuid';
+
+export interface QdrantVectorStoreOptions {
+  /** A configured client. Give either `client` or `url` (with `apiKey` for Qdrant Cloud). */
+  readonly client?: QdrantClient;
+  readonly url?: string;
+  readonly apiKey?: string;
+  readonly collection: string;
+  /** Embeds document texts and query texts. */
+  readonly embeddingModel: EmbeddingModel;
+  /** Expected vector size; checked against the collection and every embedding. Inferred from the first embedding when omitted. */
+  readonly dimensions?: number;
+  /** Distance of a collection this store creates. Default `Cosine`. */
+  readonly distance?: QdrantDistance;
+  /** Name of the dense vector. Default: unnamed, or `dense` when `sparse` is set. */
+  readonly vectorName?: string;
+  /** Adds a named sparse vector and makes text searches hybrid (server-side RRF over dense and sparse). */
+  readonly sparse?: {
+    readonly encoder: SparseEncoder;
+    /** Default `sparse`. */
+    readonly vectorName?: string;
+    /** Collection-side weighting of a created collection. Default `idf`. */
+    readonly modifier?: 'idf' | 'none';
+    /** Candidates each side contributes to fusion. Default 4 × topK, at least 20. */
+    readonly prefetchLimit?: number;
+  };
+  /** Payload indexes to create with the collection, by metadata key. */
+  readonly payloadIndexes?: Readonly<Record<string, QdrantPayloadIndexType>>;
+  /** Points per upsert or delete request, and texts per embedding call. Default 64. */
+  readonly batchSize?: number;
+  /** Deadline per Qdrant or embedding request. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Always AND-ed with a request's filter (e.g. the tenant), so no request can see past it. */
+  readonly requiredFilter?: FilterExpression;
+  /** Default search size. Default 4. */
+  readonly defaultTopK?: number;
+  /** Retries of the embedding model. Default 2. */
+  readonly maxRetries?: number;
+  /** Name in provenance. Default `qdrant`. */
+  readonly name?: string;
+}
+
+export interface QdrantVectorStore extends VectorStore {
+  readonly collection: string;
+}
+
+const COMPONENT = 'vector-store';
+/** Payload layout: metadata nests under one key so it cannot clash with the text or the original id. */
+const PAYLOAD_ID = 'document_id';
+const PAYLOAD_TEXT = 'text';
+const PAYLOAD_METADATA = 'metadata';
+const DISTANCES: readonly QdrantDistance[] = ['Cosine', 'Dot', 'Euclid', 'Manhattan'];
+const INDEX_TYPES: readonly QdrantPayloadIndexType[] = ['keyword', 'integer', 'float', 'bool', 'datetime', 'text', 'uuid'];
+
+/**
+ * A `VectorStore` on Qdrant through `@qdrant/js-client-rest`. It creates the
+ * collection (and payload indexes) on first use, upserts in batches with
+ * `wait: true`, stores each document under a UUID derived from its id (the id
+ * itself, text and metadata go into the payload), searches with the Query API
+ * and converts filters. With a sparse encoder, text searches run dense and
+ * sparse prefetches fused by Qdrant with RRF.
+ *
+ * @example
+ * const store = createQdrantVectorStore({
+ *   url: 'http://localhost:6333',
+ *   collection: 'docs',
+ *   embeddingModel: openai.embedding('text-embedding-3-small'),
+ *   sparse: { encoder: createHashingSparseEncoder() },
+ *   payloadIndexes: { tenant: 'keyword' },
+ * });
+ * await store.add([{ id: 'a', text: 'Qdrant is a vector database', metadata: { tenant: 't1' } }]);
+ * const hits = await store.search({ query: 'vector database', topK: 3, filter: parseFilter("tenant == 't1'") });
+ */
+export function createQdrantVectorStore(options: QdrantVectorStoreOptions): QdrantVectorStore {
+  const config = validateOptions(options);
+  const { collection, embeddingModel, batchSize, timeoutMs, maxRetries, sparse, name } = config;
+  const target = config.url ? `Qdrant at ${config.url}` : 'Qdrant';
+  const client =
+    options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: timeoutMs, checkCompatibility: false });
+  const redact = (text: string) => (options.apiKey ? text.split(options.apiKey).join('[redacted]') : text);
+
+  async function callQdrant<T>(operation: string, abortSignal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    try {
+      return await callWithTimeout({ component: COMPONENT, operation: `${operation} on ${target}`, timeoutMs, abortSignal, run });
+    } catch (error) {
+      if (error instanceof AdvisorError || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
+      throw new ComponentError({ component: COMPONENT, operation, message: redact(`${describeError(error)} (${target}, collection "${collection}")`), cause: error });
+    }
+  }
+
+  let dimension: Promise<number | undefined> | undefined;
+
+  /** The collection's dense vector size, or undefined when the collection does not exist yet. */
+  function readDimension(abortSignal?: AbortSignal): Promise<number | undefined> {
+    dimension ??= (async () => {
+      const { exists } = await callQdrant('collection exists', undefined, () => client.collectionExists(collection));
+      if (!exists) return undefined;
+      const info = await callQdrant('get collection', undefined, () => client.getCollection(collection));
+      return checkCollectionShape(info, config);
+    })();
+    const pending = dimension;
+    pending.then(
+      (size) => {
+        if (size === undefined && dimension === pending) dimension = undefined;
+      },
+      () => {
+        if (dimension === pending) dimension = undefined;
+      },
+    );
+    return raceAbort(pending, abortSignal);
+  }
+
+  let creation: Promise<number> | undefined;
+
+  async function ensureCollection(size: number, abortSignal?: AbortSignal): Promise<number> {
+    const existing = await readDimension(abortSignal);
+    if (existing !== undefined) return existing;
+    creation ??= createCollection(size).finally(() => {
+      creation = undefined;
+    });
+    return raceAbort(creation, abortSignal);
+  }
+
+  async function createCollection(size: number): Promise<number> {
+    const dense: Schemas['VectorParams'] = { size, distance: config.distance };
+    try {
+      await callQdrant('create collection', undefined, () =>
+        client.createCollection(collection, {
+          vectors: config.vectorName ? { [config.vectorName]: dense } : dense,
+          ...(sparse ? { sparse_vectors: { [sparse.vectorName]: { modifier: sparse.modifier } } } : {}),
+        }),
+      );
+    } catch (error) {
+      // Another writer may have created it first; its shape decides.
+      dimension = undefined;
+      const existing = await readDimension();
+      if (existing === undefined) throw error;
+      return existing;
+    }
+    for (const [key, type] of Object.entries(config.payloadIndexes)) {
+      await callQdrant('create payload index', undefined, () =>
+        client.createPayloadIndex(collection, { field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true }),
+      );
+    }
+    dimension = Promise.resolve(size);
+    return size;
+  }
+
+  function checkDimension(actual: number, expected: number, what: string): void {
+    if (actual !== expected) {
+      throw new InvalidArgumentError({
+        component: COMPONENT,
+        argument: 'embedding',
+        message: `${what} has ${actual} dimensions but collection "${collection}" expects ${expected}`,
+      });
+    }
+  }
+
+  async function embedTexts(texts: string[], abortSignal?: AbortSignal): Promise<number[][]> {
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      const values = texts.slice(start, start + batchSize);
+      const { embeddings } = await callEmbedding('embed documents', abortSignal, (signal) =>
+        embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal }),
+      );
+      vectors.push(...embeddings);
+    }
+    return vectors;
+  }
+
+  async function callEmbedding<T>(operation: string, abortSignal: AbortSignal | undefined, run: (signal: AbortSignal) => PromiseLike<T>): Promise<T> {
+    try {
+      return await callWithTimeout({ component: 'embedding-model', operation, timeoutMs, abortSignal, run });
+    } catch (error) {
+      if (error instanceof AdvisorError || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
+      throw new ComponentError({ component: 'embedding-model', operation, cause: error });
+    }
+  }
+
+  return {
+    name,
+    collection,
+
+    async add(documents, addOptions = {}) {
+      const abortSignal = addOptions.abortSignal;
+      validateDocuments(documents);
+      if (documents.length === 0) return;
+      abortSignal?.throwIfAborted();
+      const missing = documents.filter((document) => document.embedding === undefined);
+      const computed = await embedTexts(missing.map((document) => document.text), abortSignal);
+      let next = 0;
+      const vectors = documents.map((document) => (document.embedding === undefined ? computed[next++] : Array.from(document.embedding)));
+      const expected = config.dimensions ?? vectors[0].length;
+      vectors.forEach((vector, index) => checkDimension(vector.length, expected, `embedding of document "${documents[index].id}"`));
+      const sparseVectors = sparse ? await Promise.all(documents.map((document) => sparse.encoder(document.text))) : undefined;
+      sparseVectors?.forEach((vector, index) => validateSparseVector(vector, `sparse vector of document "${documents[index].id}"`));
+      const size = await ensureCollection(expected, abortSignal);
+      checkDimension(expected, size, 'the embedding model');
+
+      const points: Schemas['PointStruct'][] = documents.map((document, index) => ({
+        id: toPointId(document.id),
+        vector: toVectorStruct(vectors[index], sparseVectors?.[index]),
+        payload: { [PAYLOAD_ID]: document.id, [PAYLOAD_TEXT]: document.text, [PAYLOAD_METADATA]: { ...document.metadata } },
+      }));
+      for (let start = 0; start < points.length; start += batchSize) {
+        const batch = points.slice(start, start + batchSize);
+        await callQdrant('upsert points', abortSignal, () => client.upsert(collection, { wait: true, points: batch }));
+      }
+    },
+
+    async delete(ids, deleteOptions = {}) {
+      const abortSignal = deleteOptions.abortSignal;
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id === '')) {
+        throw new InvalidArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of non-empty document ids' });
+      }
+      if (ids.length === 0) return;
+      abortSignal?.throwIfAborted();
+      if ((await readDimension(abortSignal)) === undefined) return;
+      const pointIds = [...new Set(ids)].map(toPointId);
+      for (let start = 0; start < pointIds.length; start += batchSize) {
+        const points = pointIds.slice(start, start + batchSize);
+        await callQdrant('delete points', abortSignal, () => client.delete(collection, { wait: true, points }));
+      }
+    },
+
+    async search(request: VectorSearchRequest): Promise<Document[]> {
+      const { query, topK, minScore, filter, abortSignal } = validateSearchRequest(request, config.defaultTopK);
+      const combined = combineFilters(config.requiredFilter, filter);
+      const qdrantFilter = combined ? toQdrantFilter(combined, { keyPrefix: `${PAYLOAD_METADATA}.` }) : undefined;
+      abortSignal?.throwIfAborted();
+      const vector =
+        request.vector !== undefined
+          ? Array.from(request.vector)
+          : (await callEmbedding('embed query', abortSignal, (signal) => embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }))).embedding;
+      if (config.dimensions !== undefined) checkDimension(vector.length, config.dimensions, 'the query vector');
+      const size = await readDimension(abortSignal);
+      if (size === undefined) return [];
+      checkDimension(vector.length, size, 'the query vector');
+
+      const sparseQuery = sparse && query !== undefined ? await sparse.encoder(query) : undefined;
+      if (sparseQuery) validateSparseVector(sparseQuery, 'the query sparse vector');
+      const hybrid = sparse !== undefined && sparseQuery !== undefined && sparseQuery.indices.length > 0;
+      const body: Schemas['QueryRequest'] = hybrid
+        ? {
+            prefetch: [
+              { query: vector, using: config.vectorName, limit: sparse.prefetchLimit ?? Math.max(20, topK * 4), filter: qdrantFilter, score_threshold: minScore },
+              { query: sparseQuery, using: sparse.vectorName, limit: sparse.prefetchLimit ?? Math.max(20, topK * 4), filter: qdrantFilter },
+            ],
+            query: { fusion: 'rrf' },
+            filter: qdrantFilter,
+            limit: topK,
+            with_payload: true,
+          }
+        : { query: vector, using: config.vectorName, filter: qdrantFilter, score_threshold: minScore, limit: topK, with_payload: true };
+      const { points } = await callQdrant('query points', abortSignal, () => client.query(collection, body));
+      return points.map((point, index) => toDocument(point, index + 1, query, name, hybrid));
+    },
+  };
+
+  function toVectorStruct(vector: number[], sparseVector: SparseVector | undefined): Schemas['VectorStruct'] {
+    if (!config.vectorName) return vector;
+    const named: Record<string, Schemas['Vector']> = { [config.vectorName]: vector };
+    if (sparse && sparseVector && sparseVector.indices.length > 0) named[sparse.vectorName] = { indices: sparseVector.indices, values: sparseVector.values };
+    return named;
+  }
+}
+
+function toDocument(point: Schemas['ScoredPoint'], rank: number, query: string | undefined, retriever: string, hybrid: boolean): Document {
+  const payload = point.payload ?? {};
+  const id = typeof payload[PAYLOAD_ID] === 'string' ? payload[PAYLOAD_ID] : String(point.id);
+  const metadata = payload[PAYLOAD_METADATA];
+  const score = point.score;
+  return {
+    id,
+    text: typeof payload[PAYLOAD_TEXT] === 'string' ? payload[PAYLOAD_TEXT] : '',
+    metadata: metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {},
+    score,
+    provenance: [hybrid ? { query, retriever, rank, fusedScore: score } : { query, retriever, rank, score }],
+  };
+}
+
+function combineFilters(required: FilterExpression | undefined, requested: FilterExpression | undefined): FilterExpression | undefined {
+  if (required && requested) return { type: 'and', operands: [required, requested] };
+  return required ?? requested;
+}
+
+function checkCollectionShape(info: Schemas['CollectionInfo'], config: ValidatedOptions): number {
+  const vectors = info.config.params.vectors as Schemas['VectorsConfig'] | undefined;
+  const params = config.vectorName
+    ? (vectors as Record<string, Schemas['VectorParams']> | undefined)?.[config.vectorName]
+    : (vectors as Schemas['VectorParams'] | undefined);
+  if (!params || typeof params.size !== 'number') {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'vectorName',
+      message: config.vectorName
+        ? `collection "${config.collection}" has no dense vector named "${config.vectorName}"`
+        : `collection "${config.collection}" uses named vectors; set vectorName`,
+    });
+  }
+  if (config.sparse && !info.config.params.sparse_vectors?.[config.sparse.vectorName]) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'sparse.vectorName',
+      message: `collection "${config.collection}" has no sparse vector named "${config.sparse.vectorName}"`,
+    });
+  }
+  if (config.dimensions !== undefined && params.size !== config.dimensions) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'dimensions',
+      message: `collection "${config.collection}" has ${params.size} dimensions but the store was configured with ${config.dimensions}`,
+    });
+  }
+  return params.size;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause && typeof cause === 'object' ? (typeof cause.code === 'string' ? cause.code : typeof cause.message === 'string' ? cause.message : '') : '';
+  return detail ? `${error.message} (${detail})` : error.message;
+}
+
+function raceAbort<T>(promise: Promise<T>, abortSignal: AbortSignal | undefined): Promise<T> {
+  if (!abortSignal) return promise;
+  abortSignal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortSignal.reason);
+    abortSignal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => abortSignal.removeEventListener('abort', onAbort));
+  });
+}
+
+interface ValidatedOptions {
+  readonly url?: string;
+  readonly collection: string;
+  readonly embeddingModel: EmbeddingModel;
+  readonly dimensions?: number;
+  readonly distance: QdrantDistance;
+  readonly vectorName?: string;
+  readonly sparse?: { encoder: SparseEncoder; vectorName: string; modifier: 'idf' | 'none'; prefetchLimit?: number };
+  readonly payloadIndexes: Readonly<Record<string, QdrantPayloadIndexType>>;
+  readonly batchSize: number;
+  readonly timeoutMs: number;
+  readonly requiredFilter?: FilterExpression;
+  readonly defaultTopK: number;
+  readonly maxRetries: number;
+  readonly name: string;
+}
+
+function invalid(argument: string, message: string): InvalidArgumentError {
+  return new InvalidArgumentError({ component: COMPONENT, argument, message });
+}
+
+function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
+  if (options === null || typeof options !== 'object') throw invalid('options', 'expected an options object');
+  const { client, url, apiKey, collection, embeddingModel, distance = 'Cosine', sparse, payloadIndexes = {}, requiredFilter, name = 'qdrant' } = options;
+  if (client !== undefined && !(client instanceof QdrantClient)) throw invalid('client', 'expected a QdrantClient');
+  if (client === undefined && (typeof url !== 'string' || !/^https?:\/\/[^/\s]+/.test(url))) {
+    throw invalid('url', 'give a QdrantClient as `client` or an http(s) URL as `url`');
+  }
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) throw invalid('apiKey', 'expected a non-empty string');
+  if (typeof collection !== 'string' || !/^[^\s/]{1,255}$/.test(collection)) throw invalid('collection', 'expected a collection name without spaces or slashes');
+  if (embeddingModel === undefined || embeddingModel === null) throw invalid('embeddingModel', 'an AI SDK embedding model is required');
+  if (!DISTANCES.includes(distance)) throw invalid('distance', `expected one of ${DISTANCES.join(', ')}`);
+  if (options.vectorName !== undefined && (typeof options.vectorName !== 'string' || options.vectorName === '')) throw invalid('vectorName', 'expected a non-empty string');
+  if (sparse !== undefined) {
+    if (sparse === null || typeof sparse !== 'object' || typeof sparse.encoder !== 'function') throw invalid('sparse.encoder', 'expected a function (text) => { indices, values }');
+    if (sparse.vectorName !== undefined && (typeof sparse.vectorName !== 'string' || sparse.vectorName === '')) throw invalid('sparse.vectorName', 'expected a non-empty string');
+    if (sparse.modifier !== undefined && sparse.modifier !== 'idf' && sparse.modifier !== 'none') throw invalid('sparse.modifier', "expected 'idf' or 'none'");
+    validateOptionalPositiveInteger(sparse.prefetchLimit, COMPONENT, 'sparse.prefetchLimit');
+  }
+  const vectorName = options.vectorName ?? (sparse ? 'dense' : undefined);
+  const sparseVectorName = sparse?.vectorName ?? 'sparse';
+  if (sparse && sparseVectorName === vectorName) throw invalid('sparse.vectorName', 'must differ from vectorName');
+  if (payloadIndexes === null || typeof payloadIndexes !== 'object') throw invalid('payloadIndexes', 'expected an object of metadata key to index type');
+  for (const [key, type] of Object.entries(payloadIndexes)) {
+    if (key === '' || !INDEX_TYPES.includes(type)) throw invalid(`payloadIndexes.${key}`, `expected one of ${INDEX_TYPES.join(', ')}`);
+  }
+  if (requiredFilter !== undefined) toQdrantFilter(requiredFilter);
+  if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'expected a non-empty string');
+  const maxRetries = options.maxRetries ?? 2;
+  if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw invalid('maxRetries', 'expected a non-negative integer');
+  return {
+    url: typeof url === 'string' ? url.replace(/\/+$/, '') : undefined,
+    collection,
+    embeddingModel,
+    dimensions: validateOptionalPositiveInteger(options.dimensions, COMPONENT, 'dimensions'),
+    distance,
+    vectorName,
+    sparse: sparse ? { encoder: sparse.encoder, vectorName: sparseVectorName, modifier: sparse.modifier ?? 'idf', prefetchLimit: sparse.prefetchLimit } : undefined,
+    payloadIndexes,
+    batchSize: validateOptionalPositiveInteger(options.batchSize, COMPONENT, 'batchSize') ?? 64,
+    timeoutMs: validateOptionalPositiveInteger(options.timeoutMs, COMPONENT, 'timeoutMs') ?? 10_000,
+    requiredFilter,
+    defaultTopK: validateOptionalPositiveInteger(options.defaultTopK, COMPONENT, 'defaultTopK') ?? 4,
+    maxRetries,
+    name,
+  };
+}
+
+function validateDocuments(documents: readonly Document[]): void {
+  if (!Array.isArray(documents)) throw invalid('documents', 'expected an array of documents');
+  documents.forEach((document: unknown, index) => {
+    const candidate = document as Partial<Document> | null;
+    const where = `documents[${index}]`;
+    if (candidate === null || typeof candidate !== 'object') throw invalid(where, 'expected a document');
+    if (typeof candidate.id !== 'string' || candidate.id === '') throw invalid(`${where}.id`, 'expected a non-empty string');
+    if (typeof candidate.text !== 'string') throw invalid(`${where}.text`, 'expected a string');
+    if (candidate.metadata === null || typeof candidate.metadata !== 'object' || Array.isArray(candidate.metadata)) throw invalid(`${where}.metadata`, 'expected an object');
+    const embedding = candidate.embedding;
+    if (embedding !== undefined && (!(Array.isArray(embedding) || embedding instanceof Float32Array) || embedding.length === 0 || !Array.from(embedding).every(Number.isFinite))) {
+      throw invalid(`${where}.embedding`, 'expected a non-empty array of finite numbers');
+    }
+  });
+}
+
+function validateSparseVector(vector: SparseVector, what: string): void {
+  const valid =
+    vector !== null &&
+    typeof vector === 'object' &&
+    Array.isArray(vector.indices) &&
+    Array.isArray(vector.values) &&
+    vector.indices.length === vector.values.length &&
+    new Set(vector.indices).size === vector.indices.length &&
+    vector.indices.every((index) => Number.isInteger(index) && index >= 0 && index <= 0xffffffff) &&
+    vector.values.every(Number.isFinite);
+  if (!valid) throw invalid('sparse.encoder', `${what} must have unique uint32 indices and as many finite values`);
+}
+
+function validateSearchRequest(request: VectorSearchRequest, defaultTopK: number) {
+  if (request === null || typeof request !== 'object') throw invalid('request', 'expected a search request');
+  const { query, vector, filter, abortSignal } = request;
+  if ((query === undefined) === (vector === undefined)) throw invalid('request', 'give exactly one of query or vector');
+  if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) throw invalid('query', 'expected a non-empty string');
+  if (vector !== undefined && (!(Array.isArray(vector) || vector instanceof Float32Array) || vector.length === 0 || !Array.from(vector).every(Number.isFinite))) {
+    throw invalid('vector', 'expected a non-empty array of finite numbers');
+  }
+  if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) throw invalid('abortSignal', 'expected an AbortSignal');
+  return {
+    query,
+    filter,
+    abortSignal,
+    topK: validateOptionalPositiveInteger(request.topK, COMPONENT, 'topK') ?? defaultTopK,
+    minScore: validateOptionalFiniteNumber(request.minScore, COMPONENT, 'minScore'),
+  };
+}

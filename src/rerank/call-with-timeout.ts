@@ -1,0 +1,50 @@
+import { TimeoutError } from '../errors/timeout-error.ts';
+
+/**
+ * Runs an external call with a deadline and the caller's abort signal. The
+ * call receives a signal that fires on either, so clients that accept one
+ * cancel the request; the returned promise settles at the deadline or abort
+ * even when the client ignores the signal.
+ */
+export function callWithTimeout<T>({
+  component,
+  operation,
+  timeoutMs,
+  abortSignal,
+  run,
+}: {
+  component: string;
+  operation: string;
+  timeoutMs: number;
+  abortSignal?: AbortSignal;
+  run: (signal: AbortSignal) => PromiseLike<T>;
+}): Promise<T> {
+  abortSignal?.throwIfAborted();
+  const controller = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    const fail = (reason: unknown) => {
+      cleanup();
+      controller.abort(reason);
+      reject(reason);
+    };
+    const onAbort = () => fail(abortSignal?.reason);
+    const timer = setTimeout(() => fail(new TimeoutError({ component, operation, timeoutMs })), timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      abortSignal?.removeEventListener('abort', onAbort);
+    };
+    abortSignal?.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve()
+      .then(() => run(controller.signal))
+      .then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (error: unknown) => {
+          cleanup();
+          reject(error);
+        },
+      );
+  });
+}
