@@ -1,0 +1,1 @@
+export { advisorMiddleware, type AdvisorMiddlewareOptions } from './advisor-middleware.ts';

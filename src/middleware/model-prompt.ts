@@ -1,0 +1,55 @@
+import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import { convertToLanguageModelPrompt } from 'ai/internal';
+
+/**
+ * The model-level prompt seen by advisors: system messages become
+ * instructions, the rest are used as AI SDK messages (the shapes agree for
+ * text, tool calls and tool results; file parts pass through untouched).
+ */
+export function fromModelPrompt(prompt: LanguageModelV4Prompt): {
+  instructions: string | undefined;
+  messages: ModelMessage[];
+} {
+  const system = prompt.filter((message) => message.role === 'system').map((message) => message.content);
+  return {
+    instructions: system.length > 0 ? system.join('\n\n') : undefined,
+    messages: prompt.filter((message) => message.role !== 'system') as ModelMessage[],
+  };
+}
+
+/**
+ * Turns advised instructions and messages back into a model prompt. Messages
+ * that came from the original prompt are kept as they are; messages added by
+ * advisors (history, injected context) go through the AI SDK's conversion.
+ */
+export async function toModelPrompt({
+  instructions,
+  messages,
+  original,
+  supportedUrls,
+  abortSignal,
+}: {
+  instructions: string | undefined;
+  messages: readonly ModelMessage[];
+  original: LanguageModelV4Prompt;
+  supportedUrls: Record<string, RegExp[]>;
+  abortSignal?: AbortSignal;
+}): Promise<LanguageModelV4Prompt> {
+  const originals = new Set<unknown>(original);
+  const converted: LanguageModelV4Message[] = instructions ? [{ role: 'system', content: instructions }] : [];
+  for (const message of messages) {
+    if (originals.has(message)) {
+      converted.push(message as LanguageModelV4Message);
+      continue;
+    }
+    const [single] = await convertToLanguageModelPrompt({
+      prompt: { instructions: undefined, messages: [message] },
+      supportedUrls,
+      download: undefined,
+      abortSignal,
+    });
+    if (single !== undefined) converted.push(single);
+  }
+  return converted;
+}
