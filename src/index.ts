@@ -10,3 +10,4 @@ export type { RetrieveOptions, Retriever } from './retrieval/retriever.ts';
 export type { RerankOptions, Reranker } from './retrieval/reranker.ts';
 export type { VectorSearchRequest, VectorStore } from './retrieval/vector-store.ts';
 export * from './memory/index.ts';
+export * from './filter/index.ts';

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { eq, isIn } from '../../src/filter/filter-builder.ts';
+import { FilterParseError } from '../../src/filter/filter-parse-error.ts';
+import { resolveFilter } from '../../src/filter/resolve-filter.ts';
+import { MAX_FILTER_DEPTH } from '../../src/filter/validate-filter.ts';
+
+describe('resolveFilter', () => {
+  it('parses text', () => {
+    expect(resolveFilter("genre == 'drama'")).toEqual(eq('genre', 'drama'));
+    expect(() => resolveFilter('genre = drama')).toThrow(FilterParseError);
+  });
+
+  it('means no filter for undefined, null and blank text', () => {
+    expect(resolveFilter(undefined)).toBeUndefined();
+    expect(resolveFilter(null)).toBeUndefined();
+    expect(resolveFilter('  \n')).toBeUndefined();
+  });
+
+  it('accepts an expression object, e.g. from JSON, as a frozen copy with only the known fields', () => {
+    const input = JSON.parse('{"type":"in","key":"tag","values":["a","b"],"negated":false,"extra":1,"__proto__":{"x":1}}');
+    const resolved = resolveFilter(input);
+    expect(resolved).toEqual(isIn('tag', ['a', 'b']));
+    expect(Object.isFrozen(resolved)).toBe(true);
+    input.values.push('c');
+    expect(resolved).toEqual(isIn('tag', ['a', 'b']));
+  });
+
+  it.each([
+    [{ type: 'compare', key: 'a', operator: '=', value: 1 }, 'filter.operator'],
+    [{ type: 'compare', key: '', operator: '==', value: 1 }, 'filter.key'],
+    [{ type: 'compare', key: 'a', operator: '==', value: { $ne: 1 } }, 'filter.value'],
+    [{ type: 'compare', key: 'a', operator: '==', value: null }, 'filter.value'],
+    [{ type: 'in', key: 'a', values: [], negated: false }, 'filter.values'],
+    [{ type: 'in', key: 'a', values: ['x'] }, 'filter.negated'],
+    [{ type: 'and', operands: [] }, 'filter.operands'],
+    [{ type: 'or', operands: [{ type: 'compare', key: 'a', operator: '==', value: 1 }, 'a == 1'] }, 'filter.operands[1]'],
+    [{ type: 'not' }, 'filter.operand'],
+    [{ type: 'where', key: 'a' }, 'filter.type'],
+    [{ $or: [{ tenant: 'a' }] }, 'filter.type'],
+    [[], 'filter'],
+  ])('rejects the malformed object %j, naming %s', (input, argument) => {
+    try {
+      resolveFilter(input as never);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toBe(argument);
+    }
+  });
+
+  it('rejects other input types', () => {
+    expect(() => resolveFilter(42 as never)).toThrow(/filter text or a filter expression object/);
+  });
+
+  it('rejects objects nested too deeply, including cycles', () => {
+    let deep: unknown = { type: 'compare', key: 'a', operator: '==', value: 1 };
+    for (let level = 0; level < MAX_FILTER_DEPTH + 5; level += 1) deep = { type: 'not', operand: deep };
+    expect(() => resolveFilter(deep as never)).toThrow(/deeper than/);
+
+    const cycle: { type: string; operand?: unknown } = { type: 'not' };
+    cycle.operand = cycle;
+    expect(() => resolveFilter(cycle as never)).toThrow(/deeper than/);
+  });
+});
