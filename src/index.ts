@@ -11,3 +11,4 @@ export type { RerankOptions, Reranker } from './retrieval/reranker.ts';
 export type { VectorSearchRequest, VectorStore } from './retrieval/vector-store.ts';
 export * from './memory/index.ts';
 export * from './filter/index.ts';
+export * from './prompt/index.ts';
