@@ -1,9 +1,9 @@
 import type { Document } from '../document/document.ts';
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import { and } from '../filter/filter-builder.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
-import { validateFilterExpression } from '../filter/validate-filter.ts';
+import { resolveFilter } from '../filter/resolve-filter.ts';
+import { withRequiredFilter } from '../filter/with-required-filter.ts';
 import type { RetrieveOptions, Retriever } from './retriever.ts';
 import type { VectorStore } from './vector-store.ts';
 
@@ -15,8 +15,8 @@ export interface VectorStoreRetrieverOptions {
   readonly topK?: number;
   /** Default similarity threshold; a call's `minScore` overrides it. */
   readonly minScore?: number;
-  /** Required filter (e.g. the tenant): always AND-ed with a call's filter, never replaced by it. */
-  readonly filter?: FilterExpression;
+  /** Required filter (e.g. the tenant), as an expression or Spring AI filter text: always AND-ed with a call's filter. */
+  readonly filter?: FilterExpression | string;
 }
 
 /**
@@ -31,16 +31,15 @@ export interface VectorStoreRetrieverOptions {
  */
 export function vectorStoreRetriever(options: VectorStoreRetrieverOptions): Retriever {
   const { store, name, topK, minScore } = validateOptions(options);
-  const requiredFilter = options.filter === undefined ? undefined : validateFilterExpression(options.filter, 'filter');
+  const requiredFilter = resolveFilter(options.filter);
   return {
     name,
     retrieve(query: string, call: RetrieveOptions = {}): Promise<Document[]> {
-      const filters = [requiredFilter, call.filter].filter((filter) => filter !== undefined);
       return store.search({
         query,
         topK: call.topK ?? topK,
         minScore: call.minScore ?? minScore,
-        filter: filters.length === 0 ? undefined : and(...filters),
+        filter: requiredFilter === undefined ? call.filter : withRequiredFilter(requiredFilter, call.filter),
         abortSignal: call.abortSignal,
       });
     },
