@@ -17,7 +17,7 @@ export async function callModel(request: AdvisedRequest): Promise<AdvisedRespons
     });
     return {
       text: result.text,
-      messages: result.response.messages,
+      messages: result.responseMessages,
       usage: result.totalUsage,
       finishReason: result.finishReason,
       outcome: 'finished',

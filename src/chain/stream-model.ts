@@ -31,7 +31,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     // handler the AI SDK would also print them.
     onError: () => {},
     onStepEnd: (step) => {
-      completedMessages = step.response.messages;
+      completedMessages = [...completedMessages, ...step.response.messages];
     },
   });
 
@@ -48,8 +48,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     settled = true;
     if (outcome === 'finished') {
       try {
-        const final = await result.response;
-        resolve(respond({ outcome, text: await result.text, messages: final.messages }));
+        resolve(respond({ outcome, text: await result.text, messages: await result.responseMessages }));
         return;
       } catch (responseError) {
         error = responseError;
