@@ -12,3 +12,4 @@ export type { VectorSearchRequest, VectorStore } from './retrieval/vector-store.
 export * from './memory/index.ts';
 export * from './filter/index.ts';
 export * from './prompt/index.ts';
+export * from './ingestion/index.ts';

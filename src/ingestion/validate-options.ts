@@ -3,11 +3,7 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from '../document/document.ts';
 
 /** The options are an object and every key is one the factory knows (typos fail loudly). */
-export function assertOptionsObject(
-  component: string,
-  options: unknown,
-  known: readonly string[],
-): asserts options is Record<string, unknown> {
+export function assertOptionsObject(component: string, options: unknown, known: readonly string[]): void {
   if (options == null || typeof options !== 'object' || Array.isArray(options)) {
     throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
   }

@@ -1,0 +1,21 @@
+export type { DocumentSplitter, TextSplitter } from './document-splitter.ts';
+export {
+  createRecursiveCharacterSplitter,
+  DEFAULT_SEPARATORS,
+  SENTENCE_END_SEPARATOR,
+  type RecursiveCharacterSplitterOptions,
+} from './recursive-character-splitter.ts';
+export { createTokenSplitter, type TokenSplitterOptions } from './token-splitter.ts';
+export type { LengthFunction } from './text-ranges.ts';
+export type { SentenceSegmentationOptions } from './sentence-boundaries.ts';
+export { createSentenceSplitter, type SentenceSplitterOptions } from './sentence-splitter.ts';
+export {
+  createHierarchicalSplitter,
+  type HierarchicalSplit,
+  type HierarchicalSplitter,
+  type HierarchicalSplitterOptions,
+} from './hierarchical-splitter.ts';
+export { createSentenceWindowSplitter, type SentenceWindowSplitterOptions } from './sentence-window-splitter.ts';
+export { contentHash } from './content-hash.ts';
+export { createInMemoryIngestionManifest, type IngestionManifest } from './ingestion-manifest.ts';
+export { ingest, type IngestOptions, type IngestProgress, type IngestResult } from './ingest.ts';

@@ -1,0 +1,374 @@
+import { APICallError, embedMany, type EmbeddingModel } from 'ai';
+import type { ProviderOptions } from '@ai-sdk/provider-utils';
+import type { Document } from '../document/document.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { VectorStore } from '../retrieval/vector-store.ts';
+import { callWithTimeout } from './call-with-timeout.ts';
+import { contentHash } from './content-hash.ts';
+import type { DocumentSplitter } from './document-splitter.ts';
+import type { IngestionManifest } from './ingestion-manifest.ts';
+import { retryWithBackoff } from './retry-with-backoff.ts';
+import {
+  assertDocuments,
+  assertFunction,
+  assertInteger,
+  assertOptionsObject,
+  assertPositiveFinite,
+} from './validate-options.ts';
+
+export interface IngestProgress {
+  /** `split`: documents split; `embed`: chunks embedded; `store`: chunks added to the store. */
+  readonly phase: 'split' | 'embed' | 'store';
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface IngestOptions {
+  documents: readonly Document[];
+  /** Splits the documents into chunks first. Without it, each document is indexed as it is. */
+  splitter?: DocumentSplitter;
+  /** Any AI SDK embedding model (or gateway model id). */
+  embeddingModel: EmbeddingModel;
+  store: Pick<VectorStore, 'add'>;
+  /**
+   * Makes re-ingestion idempotent: chunks whose id and `contentHash` it already
+   * records are skipped. Without it, every chunk is embedded and added.
+   */
+  manifest?: IngestionManifest;
+  /** Chunks per `embedMany` call and per `store.add`. Default 64. */
+  batchSize?: number;
+  /** Batches in flight at once. Default 2. */
+  concurrency?: number;
+  /** Retries of a failed embedding call, with exponential backoff. Default 2. */
+  maxRetries?: number;
+  /** Wait before the first retry, doubled before each next one. Default 1000 ms. */
+  initialRetryDelayMs?: number;
+  /** Limit for one embedding attempt. Default 60 000 ms. */
+  embeddingTimeoutMs?: number;
+  /** Limit for one `store.add` or manifest call. Default 60 000 ms. */
+  storeTimeoutMs?: number;
+  /**
+   * `throw` (default): the first failed batch stops the run and rejects with its
+   * `ComponentError`. `continue`: failed batches are counted in `failed` and their
+   * errors returned, the rest is indexed (run again with a manifest to retry them).
+   */
+  onBatchError?: 'throw' | 'continue';
+  /** Passed to `embedMany`. */
+  providerOptions?: ProviderOptions;
+  onProgress?: (progress: IngestProgress) => void;
+  abortSignal?: AbortSignal;
+}
+
+export interface IngestResult {
+  /** Chunks after splitting: `added + skipped + failed`. */
+  readonly chunks: number;
+  readonly added: number;
+  /** Unchanged since a previous ingestion, repeated within this one, or blank. */
+  readonly skipped: number;
+  readonly failed: number;
+  readonly durationMs: number;
+  /** One per failed batch, with `onBatchError: 'continue'`. */
+  readonly errors: readonly ComponentError[];
+}
+
+const COMPONENT = 'ingest';
+
+/**
+ * Splits documents, embeds the chunks with `embedMany` in batches (bounded
+ * concurrency, retries with exponential backoff, a timeout per attempt) and adds
+ * them with their embeddings to the vector store. Every chunk gets a
+ * `contentHash` in its metadata; with a `manifest`, unchanged chunks are skipped,
+ * so re-running an ingestion costs no embeddings.
+ *
+ * Errors: bad options throw `InvalidArgumentError` before anything is called; a
+ * failed embedding (after retries), store or manifest call becomes a
+ * `ComponentError` for `embedding-model`, `vector-store` or `ingestion-manifest`;
+ * an abort rejects with the signal's reason.
+ *
+ * @example
+ * const result = await ingest({
+ *   documents: await loadFile('handbook.pdf'),
+ *   splitter: createTokenSplitter({ chunkSize: 400, chunkOverlap: 40 }),
+ *   embeddingModel: openai.embedding('text-embedding-3-small'),
+ *   store,
+ *   manifest,
+ *   onProgress: ({ phase, done, total }) => console.log(phase, done, total),
+ * });
+ */
+export async function ingest(options: IngestOptions): Promise<IngestResult> {
+  const startedAt = performance.now();
+  const settings = validateIngestOptions(options);
+  const { abortSignal, onProgress, manifest } = settings;
+  abortSignal?.throwIfAborted();
+
+  const chunks = settings.splitter ? await settings.splitter.split(settings.documents) : settings.documents;
+  assertDocuments(COMPONENT, chunks);
+  onProgress?.({ phase: 'split', done: settings.documents.length, total: settings.documents.length });
+
+  const unique = uniqueHashedChunks(chunks);
+  const signal = abortSignal ?? new AbortController().signal;
+  const recorded = manifest
+    ? await callStore('ingestion-manifest', 'getContentHashes', settings, signal, () =>
+        manifest.getContentHashes(unique.map((chunk) => chunk.id)),
+      )
+    : new Map<string, string>();
+  const pending = unique.filter(
+    (chunk) => chunk.text.trim() !== '' && recorded.get(chunk.id) !== chunk.metadata.contentHash,
+  );
+
+  const batches: Document[][] = [];
+  for (let start = 0; start < pending.length; start += settings.batchSize) {
+    batches.push(pending.slice(start, start + settings.batchSize));
+  }
+  let embedded = 0;
+  let added = 0;
+  let failed = 0;
+  const errors: ComponentError[] = [];
+  onProgress?.({ phase: 'embed', done: 0, total: pending.length });
+  onProgress?.({ phase: 'store', done: 0, total: pending.length });
+
+  await forEachConcurrently(batches, settings.concurrency, signal, async (batch, batchSignal) => {
+    try {
+      const withEmbeddings = await embedBatch(batch, settings, batchSignal);
+      embedded += batch.length;
+      onProgress?.({ phase: 'embed', done: embedded, total: pending.length });
+      await callStore('vector-store', 'add', settings, batchSignal, (storeSignal) =>
+        settings.store.add(withEmbeddings, { abortSignal: storeSignal }),
+      );
+      if (manifest) {
+        const hashes = new Map(batch.map((chunk) => [chunk.id, chunk.metadata.contentHash as string]));
+        await callStore('ingestion-manifest', 'setContentHashes', settings, batchSignal, () =>
+          manifest.setContentHashes(hashes),
+        );
+      }
+      added += batch.length;
+      onProgress?.({ phase: 'store', done: added, total: pending.length });
+    } catch (error) {
+      if (settings.onBatchError === 'continue' && error instanceof ComponentError && !batchSignal.aborted) {
+        failed += batch.length;
+        errors.push(error);
+        return;
+      }
+      throw error;
+    }
+  });
+
+  return {
+    chunks: chunks.length,
+    added,
+    skipped: chunks.length - added - failed,
+    failed,
+    durationMs: performance.now() - startedAt,
+    errors,
+  };
+}
+
+type IngestSettings = Required<
+  Pick<
+    IngestOptions,
+    | 'batchSize'
+    | 'concurrency'
+    | 'maxRetries'
+    | 'initialRetryDelayMs'
+    | 'embeddingTimeoutMs'
+    | 'storeTimeoutMs'
+    | 'onBatchError'
+  >
+> &
+  IngestOptions;
+
+function validateIngestOptions(options: IngestOptions): IngestSettings {
+  assertOptionsObject(COMPONENT, options, [
+    'documents',
+    'splitter',
+    'embeddingModel',
+    'store',
+    'manifest',
+    'batchSize',
+    'concurrency',
+    'maxRetries',
+    'initialRetryDelayMs',
+    'embeddingTimeoutMs',
+    'storeTimeoutMs',
+    'onBatchError',
+    'providerOptions',
+    'onProgress',
+    'abortSignal',
+  ]);
+  const settings = {
+    batchSize: 64,
+    concurrency: 2,
+    maxRetries: 2,
+    initialRetryDelayMs: 1000,
+    embeddingTimeoutMs: 60_000,
+    storeTimeoutMs: 60_000,
+    onBatchError: 'throw',
+    ...withoutUndefined(options),
+  } as IngestSettings;
+  assertDocuments(COMPONENT, settings.documents);
+  const model: unknown = settings.embeddingModel;
+  if (typeof model !== 'string' && (model == null || typeof (model as { doEmbed?: unknown }).doEmbed !== 'function')) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'embeddingModel',
+      message: 'must be an AI SDK embedding model or a model id',
+    });
+  }
+  requireMethods('store', settings.store, ['add']);
+  if (settings.splitter !== undefined) requireMethods('splitter', settings.splitter, ['split']);
+  if (settings.manifest !== undefined) {
+    requireMethods('manifest', settings.manifest, ['getContentHashes', 'setContentHashes']);
+  }
+  assertInteger(COMPONENT, 'batchSize', settings.batchSize, { min: 1 });
+  assertInteger(COMPONENT, 'concurrency', settings.concurrency, { min: 1 });
+  assertInteger(COMPONENT, 'maxRetries', settings.maxRetries, { min: 0 });
+  assertInteger(COMPONENT, 'initialRetryDelayMs', settings.initialRetryDelayMs, { min: 0 });
+  assertPositiveFinite(COMPONENT, 'embeddingTimeoutMs', settings.embeddingTimeoutMs);
+  assertPositiveFinite(COMPONENT, 'storeTimeoutMs', settings.storeTimeoutMs);
+  if (settings.onBatchError !== 'throw' && settings.onBatchError !== 'continue') {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument: 'onBatchError',
+      message: `must be "throw" or "continue", got ${String(settings.onBatchError)}`,
+    });
+  }
+  if (settings.onProgress !== undefined) assertFunction(COMPONENT, 'onProgress', settings.onProgress);
+  if (settings.abortSignal !== undefined && !(settings.abortSignal instanceof AbortSignal)) {
+    throw new InvalidArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'must be an AbortSignal' });
+  }
+  return settings;
+}
+
+function withoutUndefined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function requireMethods(argument: string, value: unknown, methods: readonly string[]): void {
+  const missing = methods.filter(
+    (method) => value == null || typeof (value as Record<string, unknown>)[method] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument,
+      message: `must have the method${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+    });
+  }
+}
+
+/**
+ * Stamps `contentHash` on every chunk and keeps one chunk per id. Two chunks with
+ * one id and different content are a caller error: which one to index is unclear.
+ */
+function uniqueHashedChunks(chunks: readonly Document[]): Document[] {
+  const byId = new Map<string, Document>();
+  for (const chunk of chunks) {
+    const hashed = { ...chunk, metadata: { ...chunk.metadata, contentHash: contentHash(chunk) } };
+    const previous = byId.get(chunk.id);
+    if (previous === undefined) byId.set(chunk.id, hashed);
+    else if (previous.metadata.contentHash !== hashed.metadata.contentHash) {
+      throw new InvalidArgumentError({
+        component: COMPONENT,
+        argument: 'documents',
+        message: `two chunks share the id "${chunk.id}" but differ in content; ids must be unique`,
+      });
+    }
+  }
+  return [...byId.values()];
+}
+
+async function embedBatch(batch: readonly Document[], settings: IngestSettings, signal: AbortSignal) {
+  const missing = batch.filter((chunk) => chunk.embedding === undefined);
+  if (missing.length === 0) return batch;
+  let embeddings: number[][];
+  try {
+    embeddings = await retryWithBackoff(
+      () =>
+        callWithTimeout(
+          async (attemptSignal) => {
+            const result = await embedMany({
+              model: settings.embeddingModel,
+              values: missing.map((chunk) => chunk.text),
+              maxRetries: 0,
+              maxParallelCalls: 1,
+              abortSignal: attemptSignal,
+              providerOptions: settings.providerOptions,
+            });
+            return result.embeddings;
+          },
+          {
+            timeoutMs: settings.embeddingTimeoutMs,
+            abortSignal: signal,
+            component: 'embedding-model',
+            operation: 'embedMany',
+          },
+        ),
+      {
+        maxRetries: settings.maxRetries,
+        initialDelayMs: settings.initialRetryDelayMs,
+        abortSignal: signal,
+        isRetryable: (error) => !APICallError.isInstance(error) || error.isRetryable,
+      },
+    );
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new ComponentError({
+      component: 'embedding-model',
+      operation: 'embedMany',
+      cause: error,
+      message: `${missing.length} chunks (first id "${missing[0].id}") after ${settings.maxRetries} retries: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    });
+  }
+  const embeddingById = new Map(missing.map((chunk, index) => [chunk.id, embeddings[index]]));
+  return batch.map((chunk) => (chunk.embedding === undefined ? { ...chunk, embedding: embeddingById.get(chunk.id) } : chunk));
+}
+
+async function callStore<T>(
+  component: string,
+  operation: string,
+  settings: IngestSettings,
+  signal: AbortSignal,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  try {
+    return await callWithTimeout(call, { timeoutMs: settings.storeTimeoutMs, abortSignal: signal, component, operation });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new ComponentError({ component, operation, cause: error });
+  }
+}
+
+/**
+ * Runs `work` over `items` with at most `concurrency` in flight. The first error
+ * aborts the signal given to the other workers, waits for them to settle and is
+ * then thrown, so nothing keeps running after the returned promise rejects.
+ */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  abortSignal: AbortSignal,
+  work: (item: T, signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([abortSignal, stop.signal]);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      signal.throwIfAborted();
+      const item = items[next++];
+      try {
+        await work(item, signal);
+      } catch (error) {
+        if (!stop.signal.aborted) stop.abort(error);
+        throw error;
+      }
+    }
+  };
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  abortSignal.throwIfAborted();
+  if (stop.signal.aborted) throw stop.signal.reason;
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+}
