@@ -13,3 +13,4 @@ export * from './memory/index.ts';
 export * from './filter/index.ts';
 export * from './prompt/index.ts';
 export * from './ingestion/index.ts';
+export * from './document/index.ts';
