@@ -29,7 +29,7 @@ export function createEnglishAnalyzer({ stopWords = ENGLISH_STOP_WORDS, stemming
     validateAnalyzerText('english-analyzer', text);
     const terms: string[] = [];
     scanWords(
-      text,
+      text.toLowerCase(),
       (word) => {
         const term = normalize(word);
         if (term !== undefined) terms.push(term);

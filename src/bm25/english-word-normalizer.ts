@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 
-/** Distinct words whose stems are remembered before the memo starts over (bounds memory). */
-const STEM_MEMO_LIMIT = 100_000;
+/** Distinct words remembered before the memo starts over (bounds memory). */
+const MEMO_LIMIT = 100_000;
 
 export interface EnglishWordNormalization {
   readonly stopWords: readonly string[];
@@ -9,28 +9,30 @@ export interface EnglishWordNormalization {
 }
 
 /**
- * Lucene's English chain for one word: lowercase, drop a possessive `'s`, drop
- * stop words, Porter-stem. Returns `undefined` for a word that yields no term.
- * Stems are memoised because Porter stemming dominates indexing time and
- * natural text repeats a small vocabulary.
+ * Lucene's English chain for one already-lowercased word: drop a possessive
+ * `'s`, drop stop words, Porter-stem. Returns `undefined` for a word that
+ * yields no term. Results are memoised because stemming dominates indexing
+ * time and natural text repeats a small vocabulary.
  */
 export function createEnglishWordNormalizer({
   stopWords,
   stemming,
-}: EnglishWordNormalization): (word: string) => string | undefined {
+}: EnglishWordNormalization): (lowercaseWord: string) => string | undefined {
   const stopSet = new Set(stopWords.map((word) => word.toLowerCase()));
-  const stems = new Map<string, string>();
+  // '' marks a word that yields no term.
+  const memo = new Map<string, string>();
+  const normalize = (word: string): string => {
+    const term = word.endsWith("'s") || word.endsWith('’s') ? word.slice(0, -2) : word;
+    if (term === '' || stopSet.has(term)) return '';
+    return stemming ? stemmer(term) : term;
+  };
   return (word) => {
-    let term = word.toLowerCase();
-    if (term.endsWith("'s") || term.endsWith('’s')) term = term.slice(0, -2);
-    if (term === '' || stopSet.has(term)) return undefined;
-    if (!stemming) return term;
-    let stem = stems.get(term);
-    if (stem === undefined) {
-      if (stems.size >= STEM_MEMO_LIMIT) stems.clear();
-      stem = stemmer(term);
-      stems.set(term, stem);
+    let term = memo.get(word);
+    if (term === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      term = normalize(word);
+      memo.set(word, term);
     }
-    return stem;
+    return term === '' ? undefined : term;
   };
 }

@@ -45,7 +45,7 @@ export function createMultilingualAnalyzer({
     validateAnalyzerText('multilingual-analyzer', text);
     const terms: string[] = [];
     scanWords(
-      WIDTH_VARIANTS.test(text) ? text.normalize('NFKC') : text,
+      (WIDTH_VARIANTS.test(text) ? text.normalize('NFKC') : text).toLowerCase(),
       (word) => {
         const term = normalize(word);
         if (term !== undefined) terms.push(term);

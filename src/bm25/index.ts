@@ -1,0 +1,11 @@
+export type { Analyzer } from './analyzer.ts';
+export type { Bm25Retriever, Bm25RetrieverOptions } from './bm25-retriever.ts';
+export { createBm25Retriever } from './bm25-retriever.ts';
+export type { Bm25Snapshot, Bm25SnapshotDocument, LoadBm25RetrieverOptions } from './bm25-snapshot.ts';
+export { loadBm25Retriever } from './bm25-snapshot.ts';
+export { CJK_STOP_WORDS } from './cjk-stop-words.ts';
+export type { EnglishAnalyzerOptions } from './english-analyzer.ts';
+export { createEnglishAnalyzer, englishAnalyzer } from './english-analyzer.ts';
+export { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
+export type { MultilingualAnalyzerOptions } from './multilingual-analyzer.ts';
+export { createMultilingualAnalyzer, multilingualAnalyzer } from './multilingual-analyzer.ts';
