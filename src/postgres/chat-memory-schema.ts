@@ -1,0 +1,72 @@
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+
+export interface ChatMemoryTableOptions {
+  /** Table of conversation entries; `<table>_system` and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`. */
+  readonly tableName?: string;
+  /** Schema of the tables. Default `public`. */
+  readonly schemaName?: string;
+}
+
+/** Quoted, validated names of the chat memory tables and sequence. */
+export interface ChatMemoryTables {
+  readonly entries: string;
+  readonly system: string;
+  readonly turnSequence: string;
+  /** Key for the advisory lock that serializes concurrent migrations. */
+  readonly lockKey: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,48}$/;
+
+export function chatMemoryTables(
+  { tableName = 'ai_advisors_chat_memory', schemaName = 'public' }: ChatMemoryTableOptions = {},
+  component = 'postgres-chat-memory-store',
+): ChatMemoryTables {
+  for (const [argument, value] of Object.entries({ tableName, schemaName })) {
+    if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
+      throw new InvalidArgumentError({
+        component,
+        argument,
+        message: `expected a letter or underscore followed by up to 48 letters, digits or underscores, got ${String(value)}`,
+      });
+    }
+  }
+  const qualified = (name: string) => `"${schemaName}"."${name}"`;
+  return {
+    entries: qualified(tableName),
+    system: qualified(`${tableName}_system`),
+    turnSequence: qualified(`${tableName}_turn_seq`),
+    lockKey: `ai-advisors:chat-memory:${schemaName}.${tableName}`,
+  };
+}
+
+/**
+ * The SQL that creates the chat memory tables (idempotent). Run it from your
+ * migration tool, or let the store run it on first use.
+ *
+ * Each turn takes one value of the turn sequence and its entries are numbered
+ * by position, so concurrent turns on one conversation never interleave or
+ * collide, and the primary key serves "latest N entries of a conversation".
+ *
+ * @example
+ * await pool.query(chatMemoryMigration({ tableName: 'chat_memory' }));
+ */
+export function chatMemoryMigration(options: ChatMemoryTableOptions = {}): string {
+  const tables = chatMemoryTables(options, 'chat-memory-migration');
+  return `CREATE SEQUENCE IF NOT EXISTS ${tables.turnSequence};
+CREATE TABLE IF NOT EXISTS ${tables.entries} (
+  conversation_id text NOT NULL,
+  turn_seq bigint NOT NULL,
+  position integer NOT NULL,
+  message json NOT NULL,
+  metadata json NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (conversation_id, turn_seq, position)
+);
+CREATE TABLE IF NOT EXISTS ${tables.system} (
+  conversation_id text PRIMARY KEY,
+  message json NOT NULL,
+  metadata json NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`;
+}

@@ -1,0 +1,194 @@
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import type { ChatMemoryStore, MemoryEntry, MemoryEntryMetadata } from '../../src/memory/index.ts';
+
+/** Every message role and part type the AI SDK accepts, with binary data in each of its forms. */
+export function everyMessageType(): ModelMessage[] {
+  const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+  const arrayBuffer = new Uint8Array([9, 8, 7]).buffer;
+  return [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Describe these. Unicode: ñ 漢字 🙂, NUL \u0000 and "quotes"', providerOptions: { openai: { detail: 'low' } } },
+        { type: 'image', image: bytes, mediaType: 'image/png' },
+        { type: 'image', image: new URL('https://example.com/cat.png') },
+        { type: 'file', data: Buffer.from('a pdf'), mediaType: 'application/pdf', filename: 'a.pdf' },
+        { type: 'file', data: { type: 'data', data: bytes }, mediaType: 'image/jpeg' },
+        { type: 'file', data: arrayBuffer, mediaType: 'application/octet-stream' },
+        { type: 'file', data: { type: 'url', url: new URL('https://example.com/doc.pdf') }, mediaType: 'application/pdf' },
+        { type: 'file', data: { type: 'text', text: 'inline text document' }, mediaType: 'text/plain' },
+        { type: 'file', data: { type: 'reference', reference: { openai: 'file-123' } }, mediaType: 'application/pdf' },
+        { type: 'file', data: 'aGVsbG8=', mediaType: 'text/plain' },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'I should look this up.', providerOptions: { anthropic: { signature: 'sig' } } },
+        { type: 'reasoning-file', data: { type: 'data', data: bytes }, mediaType: 'image/png' },
+        {
+          type: 'tool-call',
+          toolCallId: 'call-1',
+          toolName: 'lookup',
+          // Inputs that look like codec tags or prototype keys must survive as plain data.
+          input: { query: 'cats', nested: { '$ai-advisors': 'url', value: 'x' }, list: [1, null, true] },
+        },
+        { type: 'tool-call', toolCallId: 'call-2', toolName: 'search', input: JSON.parse('{"__proto__": {"polluted": true}}'), providerExecuted: true },
+        { type: 'tool-result', toolCallId: 'call-2', toolName: 'search', output: { type: 'json', value: { hits: 3 } } },
+        { type: 'custom', kind: 'openai.compaction', providerOptions: { openai: { id: 'c1' } } },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'call-1', toolName: 'lookup', output: { type: 'json', value: { found: ['a', 'b'], score: 0.5 } } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', toolCallId: 'call-3', toolName: 'lookup', input: {} },
+        { type: 'tool-call', toolCallId: 'call-4', toolName: 'lookup', input: {} },
+        { type: 'tool-call', toolCallId: 'call-5', toolName: 'lookup', input: {} },
+        { type: 'tool-call', toolCallId: 'call-6', toolName: 'render', input: {} },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'call-3', toolName: 'lookup', output: { type: 'text', value: 'plain' } },
+        { type: 'tool-result', toolCallId: 'call-4', toolName: 'lookup', output: { type: 'error-text', value: 'boom' } },
+        { type: 'tool-result', toolCallId: 'call-5', toolName: 'lookup', output: { type: 'execution-denied', reason: 'no' } },
+        {
+          type: 'tool-result',
+          toolCallId: 'call-6',
+          toolName: 'render',
+          output: {
+            type: 'content',
+            value: [
+              { type: 'text', text: 'rendered' },
+              { type: 'file', data: { type: 'data', data: bytes }, mediaType: 'image/png' },
+            ],
+          },
+        },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'Here you go.' }, { type: 'file', data: bytes, mediaType: 'image/png' }] },
+    { role: 'assistant', content: 'A plain string answer.', providerOptions: { openai: { itemId: 'msg_1' } } },
+  ];
+}
+
+export function entriesOf(messages: readonly ModelMessage[], metadata: Partial<MemoryEntryMetadata> = {}): MemoryEntry[] {
+  const turnMetadata: MemoryEntryMetadata = { turnId: crypto.randomUUID(), createdAt: new Date(), ...metadata };
+  return messages.map((message) => ({ message, metadata: turnMetadata }));
+}
+
+function userTurn(text: string): MemoryEntry[] {
+  return entriesOf([
+    { role: 'user', content: text },
+    { role: 'assistant', content: `re: ${text}` },
+  ]);
+}
+
+/**
+ * The behaviour every ChatMemoryStore must have. `createStore` returns a fresh
+ * store; tests use distinct conversation ids so stores may share a backend.
+ */
+export function describeStoreContract(name: string, createStore: () => ChatMemoryStore): void {
+  const id = (suffix: string) => `${name}-${suffix}-${crypto.randomUUID()}`;
+
+  describe(`${name}: ChatMemoryStore contract`, () => {
+    it('round-trips every message role and part type exactly, binary data and URLs included', async () => {
+      const store = createStore();
+      const conversation = id('round-trip');
+      const messages = everyMessageType();
+      const system: MemoryEntry = entriesOf([{ role: 'system', content: 'Be brief.' }])[0];
+      const entries = entriesOf(messages, { retrieved: [{ id: 'doc-1', score: 0.87 }], interrupted: false, custom: { a: 1 } });
+      await store.appendTurn(conversation, { entries, system });
+
+      const history = await store.read(conversation);
+      expect(history.system).toEqual(system);
+      expect(history.entries).toEqual(entries);
+      const user = history.entries[0].message.content as Array<Record<string, unknown>>;
+      expect(user[1].image).toBeInstanceOf(Uint8Array);
+      expect(user[2].image).toBeInstanceOf(URL);
+      expect(Buffer.isBuffer(user[3].data)).toBe(true);
+      expect(user[5].data).toBeInstanceOf(ArrayBuffer);
+      expect(history.entries[0].metadata.createdAt).toBeInstanceOf(Date);
+      const call = (history.entries[1].message.content as Array<{ input?: object }>)[3];
+      expect(Object.getPrototypeOf(call.input)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('returns turns in append order and the latest N entries on request', async () => {
+      const store = createStore();
+      const conversation = id('order');
+      for (let turn = 0; turn < 5; turn++) await store.appendTurn(conversation, { entries: userTurn(`q${turn}`) });
+      const all = await store.read(conversation);
+      expect(all.entries.map((entry) => entry.message.content)).toEqual(
+        [0, 1, 2, 3, 4].flatMap((turn) => [`q${turn}`, `re: q${turn}`]),
+      );
+      const tail = await store.read(conversation, { last: 3 });
+      expect(tail.entries.map((entry) => entry.message.content)).toEqual(['re: q3', 'q4', 're: q4']);
+      expect((await store.read(conversation, { last: 0 })).entries).toEqual([]);
+      expect((await store.read(conversation, { last: 100 })).entries).toHaveLength(10);
+    });
+
+    it('keeps one system message, replaced by the latest, apart from the entries', async () => {
+      const store = createStore();
+      const conversation = id('system');
+      await store.appendTurn(conversation, { entries: userTurn('a'), system: entriesOf([{ role: 'system', content: 'old' }])[0] });
+      await store.appendTurn(conversation, { entries: userTurn('b'), system: entriesOf([{ role: 'system', content: 'new' }])[0] });
+      await store.appendTurn(conversation, { entries: userTurn('c') });
+      const history = await store.read(conversation, { last: 2 });
+      expect(history.system?.message).toEqual({ role: 'system', content: 'new' });
+      expect(history.entries.map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
+    });
+
+    it('keeps conversations apart even when ids contain key separators, glob and escape characters', async () => {
+      const store = createStore();
+      const base = id('iso');
+      const ids = [base, `${base}:x`, `${base}*`, `${base}?`, `${base}[a-z]`, `${base}%3A`, `${base}%`, `${base}}`, `${base}{x}`, `${base}:messages`, `${base}' OR '1'='1`];
+      await Promise.all(ids.map((conversation) => store.appendTurn(conversation, { entries: userTurn(conversation) })));
+      for (const conversation of ids) {
+        const history = await store.read(conversation);
+        expect(history.entries.map((entry) => entry.message.content)).toEqual([conversation, `re: ${conversation}`]);
+      }
+      await store.clear(`${base}*`);
+      expect((await store.read(`${base}*`)).entries).toEqual([]);
+      expect((await store.read(base)).entries).toHaveLength(2);
+    });
+
+    it('loses no message when 100 turns are appended concurrently to one conversation', async () => {
+      const store = createStore();
+      const conversation = id('concurrent');
+      await Promise.all(Array.from({ length: 100 }, (_, turn) => store.appendTurn(conversation, { entries: userTurn(`t${turn}`) })));
+      const { entries } = await store.read(conversation);
+      expect(entries).toHaveLength(200);
+      // Each turn is contiguous: a question is always followed by its own answer.
+      for (let index = 0; index < entries.length; index += 2) {
+        expect(entries[index + 1].message.content).toBe(`re: ${String(entries[index].message.content)}`);
+        expect(entries[index + 1].metadata.turnId).toBe(entries[index].metadata.turnId);
+      }
+      expect(new Set(entries.map((entry) => entry.message.content)).size).toBe(200);
+    });
+
+    it('clears a conversation, system message included', async () => {
+      const store = createStore();
+      const conversation = id('clear');
+      await store.appendTurn(conversation, { entries: userTurn('a'), system: entriesOf([{ role: 'system', content: 's' }])[0] });
+      await store.clear(conversation);
+      expect(await store.read(conversation)).toEqual({ entries: [] });
+    });
+
+    it('rejects invalid conversation ids before touching the backend', async () => {
+      const store = createStore();
+      for (const bad of ['', '   ', 'x'.repeat(513), 'lone \uD800 surrogate', 'nul\u0000', 42 as unknown as string]) {
+        await expect(store.appendTurn(bad, { entries: userTurn('x') })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+        await expect(store.read(bad)).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+      }
+      await expect(store.read(id('limit'), { last: -1 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+    });
+  });
+}
