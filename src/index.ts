@@ -16,3 +16,4 @@ export * from './prompt/index.ts';
 export * from './ingestion/index.ts';
 export * from './document/index.ts';
 export * from './bm25/index.ts';
+export * from './rerank/index.ts';

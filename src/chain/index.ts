@@ -14,3 +14,4 @@ export { answerDirectly, streamDirectAnswer, type AnswerDirectlyOptions } from '
 export { callModel } from './call-model.ts';
 export { streamModel } from './stream-model.ts';
 export { documentSourcePart } from './document-source-part.ts';
+export { messageText, userText } from './request-text.ts';

@@ -1,0 +1,3 @@
+export * from './logging/index.ts';
+export * from './metadata/index.ts';
+export * from './safeguard/index.ts';

@@ -1,0 +1,1 @@
+export { loggingAdvisor, type AdvisorLogger, type LoggingAdvisorOptions } from './logging-advisor.ts';

@@ -1,0 +1,1 @@
+export { metadataPassthroughAdvisor, type MetadataPassthroughOptions } from './metadata-passthrough-advisor.ts';

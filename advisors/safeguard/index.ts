@@ -1,0 +1,1 @@
+export { safeguardAdvisor, type SafeguardAdvisorOptions } from './safeguard-advisor.ts';

@@ -1,0 +1,1 @@
+export { redactHeaders, redactSecrets } from './redact-secrets.ts';
