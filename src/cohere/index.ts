@@ -1,0 +1,1 @@
+export { createCohereReranker, type CohereRerankerOptions } from './create-cohere-reranker.ts';
