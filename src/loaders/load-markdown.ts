@@ -1,0 +1,77 @@
+import type { Document } from '../document/document.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { importParser } from './import-parser.ts';
+import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
+
+export interface MarkdownHeading {
+  readonly depth: number;
+  readonly text: string;
+  /** Where the heading line starts in the document text. */
+  readonly offset: number;
+}
+
+export interface MarkdownLoaderOptions extends LoaderOptions {
+  /**
+   * One document per section (a heading and the text up to the next heading),
+   * with `headingPath` (the titles of the enclosing headings, outermost first).
+   * Default false: one document with all `headings` in its metadata.
+   */
+  sections?: boolean;
+}
+
+const COMPONENT = 'markdown-loader';
+
+/**
+ * Loads Markdown, keeping the Markdown text (line endings normalised to `\n`).
+ * Headings are found with `marked`'s lexer (so `#` lines inside code blocks are
+ * not headings); the first level-1 heading becomes `title`. A leading YAML front
+ * matter block is kept in the text but not read as headings.
+ *
+ * @example
+ * const sections = await loadMarkdown('README.md', { sections: true });
+ */
+export async function loadMarkdown(source: LoaderSource, options: MarkdownLoaderOptions = {}): Promise<Document[]> {
+  const { sections = false, ...loaderOptions } = options ?? {};
+  if (typeof sections !== 'boolean') {
+    throw new InvalidArgumentError({ component: COMPONENT, argument: 'sections', message: 'must be a boolean' });
+  }
+  const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
+  const { marked } = await importParser(COMPONENT, 'marked', () => import('marked'));
+  const text = decodeText(bytes).replace(/\r\n?/g, '\n');
+  const frontMatter = /^---\n[\s\S]*?\n---\n/.exec(text)?.[0] ?? '';
+  const headings: MarkdownHeading[] = [];
+  let offset = frontMatter.length;
+  for (const token of marked.lexer(text.slice(frontMatter.length))) {
+    if (token.type === 'heading') headings.push({ depth: token.depth, text: token.text, offset });
+    offset += token.raw.length;
+  }
+  const title = headings.find((heading) => heading.depth === 1)?.text;
+  const mediaType = 'text/markdown';
+  if (!sections) return [{ id, text, metadata: metadataWith({ mediaType, title, headings }) }];
+
+  const starts = [0, ...headings.map((heading) => heading.offset)];
+  const documents: Document[] = [];
+  const path: MarkdownHeading[] = [];
+  starts.forEach((start, index) => {
+    const heading = index === 0 ? undefined : headings[index - 1];
+    if (heading) {
+      while (path.length > 0 && path[path.length - 1].depth >= heading.depth) path.pop();
+      path.push(heading);
+    }
+    const raw = text.slice(start, starts[index + 1] ?? text.length);
+    const sectionText = raw.trim();
+    if (sectionText === '') return;
+    documents.push({
+      id: `${id}#section-${index}`,
+      text: sectionText,
+      metadata: metadataWith({
+        mediaType,
+        title,
+        section: heading?.text,
+        headingPath: path.map((entry) => entry.text),
+        startOffset: start + raw.length - raw.trimStart().length,
+      }),
+    });
+  });
+  return documents;
+}
