@@ -43,7 +43,7 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
       system: entriesOf([{ role: 'system', content: 's' }])[0],
     });
     const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:{a%3Ab%2A}*` })) keys.push(...batch);
+    for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:{a%3Ab%2A}*` })) keys.push(...batch.map(String));
     expect(keys.sort()).toEqual([`${keyPrefix}:{a%3Ab%2A}:messages`, `${keyPrefix}:{a%3Ab%2A}:system`]);
     expect(await client.type(`${keyPrefix}:{a%3Ab%2A}:messages`)).toBe('list');
   });
