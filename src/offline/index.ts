@@ -1,0 +1,2 @@
+export { createOfflineModel, OFFLINE_MODEL_LABEL, type OfflineModelOptions } from './create-offline-model.ts';
+export { resolveDemoModel, type DemoModel, type ResolveDemoModelOptions } from './resolve-demo-model.ts';
