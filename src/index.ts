@@ -17,3 +17,4 @@ export * from './ingestion/index.ts';
 export * from './document/index.ts';
 export * from './bm25/index.ts';
 export * from './rerank/index.ts';
+export * from './vector-store/index.ts';

@@ -50,12 +50,13 @@ export function selectTopK({
 
   if (k <= 0) return [];
   const count = scores.length;
+  // Rows scoring below `bar` cannot enter: the threshold, or the weakest kept score once the heap is full.
+  let bar = minScore;
   for (let row = 0; row < count; row++) {
     const score = scores[row];
-    if (score < minScore) continue;
+    if (score < bar) continue;
     if (heap.length === k) {
-      const weakest = heap[0];
-      if (score < scores[weakest] || !ranksBelow(weakest, row)) continue;
+      if (!ranksBelow(heap[0], row)) continue;
       if (accept !== undefined && !accept(row)) continue;
       heap[0] = row;
       siftDown(0);
@@ -64,6 +65,7 @@ export function selectTopK({
       heap.push(row);
       siftUp(heap.length - 1);
     }
+    if (heap.length === k) bar = Math.max(minScore, scores[heap[0]]);
   }
   return heap.sort((a, b) => (ranksBelow(a, b) ? 1 : ranksBelow(b, a) ? -1 : 0));
 }

@@ -1,0 +1,118 @@
+/**
+ * In-memory vector search, 100k x 384 unit vectors, top-10, side by side in one run:
+ * - copy floor: one `Float32Array.prototype.set` of the whole matrix (memory bandwidth);
+ * - ours: `createInMemoryVectorStore` exact search (WebAssembly SIMD scan + bounded heap),
+ *   unfiltered and with a metadata filter matching 1/3 of the documents;
+ * - a plain scalar JS scan over the same Float32Array (what the kernel replaces);
+ * - LangChain.js `MemoryVectorStore.similaritySearchVectorWithScore`.
+ * Reports the median of several queries and the ratios the design asks for
+ * (LangChain / ours >= 20, ours / copy floor <= 1.5).
+ *
+ *   npx tsx bench/retrieval-vector.ts
+ */
+import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
+import { Document as LangChainDocument } from '@langchain/core/documents';
+import { FakeEmbeddings } from '@langchain/core/utils/testing';
+import { eq } from '../src/filter/filter-builder.ts';
+import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
+import { randomUnitVectors } from './vector/random-vectors.ts';
+
+const COUNT = 100_000;
+const DIMENSIONS = 384;
+const TOP_K = 10;
+const QUERIES = 30;
+const LANGCHAIN_QUERIES = 5;
+
+function median(values: number[]): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Runs `run` once per query after `warmup` untimed runs; returns the median milliseconds. */
+async function timeQueries(queries: Float32Array[], run: (query: Float32Array) => unknown, warmup = 3): Promise<number> {
+  for (let i = 0; i < warmup; i++) await run(queries[i % queries.length]);
+  const times: number[] = [];
+  for (const query of queries) {
+    const start = performance.now();
+    await run(query);
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+function scalarTopK(matrix: Float32Array, query: Float32Array, k: number): number[] {
+  const scores = new Float32Array(COUNT);
+  for (let row = 0; row < COUNT; row++) {
+    let dot = 0;
+    const start = row * DIMENSIONS;
+    for (let i = 0; i < DIMENSIONS; i++) dot += matrix[start + i] * query[i];
+    scores[row] = dot;
+  }
+  // Selection is not what this row measures; the scan dominates.
+  return Array.from(scores.keys())
+    .toSorted((a, b) => scores[b] - scores[a])
+    .slice(0, k);
+}
+
+const tag = (index: number) => ['red', 'green', 'blue'][index % 3];
+
+console.log(`vector search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} float32 unit vectors, top-${TOP_K}, Node ${process.version}`);
+let start = performance.now();
+const matrix = randomUnitVectors(COUNT, DIMENSIONS, 1);
+const queryMatrix = randomUnitVectors(QUERIES, DIMENSIONS, 2);
+const queries = Array.from({ length: QUERIES }, (_, i) => queryMatrix.subarray(i * DIMENSIONS, (i + 1) * DIMENSIONS));
+const row = (index: number) => matrix.subarray(index * DIMENSIONS, (index + 1) * DIMENSIONS);
+console.log(`generated vectors in ${(performance.now() - start).toFixed(0)} ms`);
+
+const copy = new Float32Array(matrix.length);
+const copyFloor = await timeQueries(queries, () => copy.set(matrix));
+
+start = performance.now();
+const store = createInMemoryVectorStore({ name: 'bench', dimensions: DIMENSIONS });
+await store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
+const ourBuild = performance.now() - start;
+const ours = await timeQueries(queries, (vector) => store.search({ vector, topK: TOP_K }));
+const filter = eq('tag', 'green');
+const oursFiltered = await timeQueries(queries, (vector) => store.search({ vector, topK: TOP_K, filter }));
+const scalar = await timeQueries(queries.slice(0, 10), (query) => scalarTopK(matrix, query, TOP_K), 1);
+
+start = performance.now();
+const langchain = new MemoryVectorStore(new FakeEmbeddings());
+await langchain.addVectors(
+  Array.from({ length: COUNT }, (_, index) => Array.from(row(index))),
+  Array.from({ length: COUNT }, (_, index) => new LangChainDocument({ id: `doc-${index}`, pageContent: '', metadata: { tag: tag(index) } })),
+);
+const langchainBuild = performance.now() - start;
+const langchainQueries = queries.slice(0, LANGCHAIN_QUERIES);
+const langchainTime = await timeQueries(langchainQueries, (query) => langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K), 1);
+
+// Same answers: both are exact, so the top-10 ids must agree (up to float ties).
+let agreeing = 0;
+for (const query of langchainQueries) {
+  const ourIds = (await store.search({ vector: query, topK: TOP_K })).map((document) => document.id);
+  const theirIds = (await langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K)).map(([document]) => document.id);
+  if (ourIds.join() === theirIds.join()) agreeing++;
+}
+
+const rows: [string, number, string][] = [
+  ['copy floor (Float32Array.set of the matrix)', copyFloor, `${QUERIES} copies`],
+  ['ours: exact search', ours, `${QUERIES} queries`],
+  ['ours: exact search + filter (1/3 match)', oursFiltered, `${QUERIES} queries`],
+  ['scalar JS scan + sort (reference)', scalar, '10 queries'],
+  ['LangChain MemoryVectorStore', langchainTime, `${LANGCHAIN_QUERIES} queries`],
+];
+console.log('');
+console.log(`${'method'.padEnd(46)}${'median ms'.padStart(11)}${'/ copy floor'.padStart(14)}${'LangChain /'.padStart(13)}  runs`);
+for (const [name, ms, runs] of rows) {
+  console.log(
+    `${name.padEnd(46)}${ms.toFixed(2).padStart(11)}${(ms / copyFloor).toFixed(2).padStart(14)}${(langchainTime / ms).toFixed(1).padStart(13)}  ${runs}`,
+  );
+}
+console.log('');
+console.log(`build: ours ${ourBuild.toFixed(0)} ms (normalise + copy into WebAssembly memory), LangChain ${langchainBuild.toFixed(0)} ms`);
+console.log(`same top-${TOP_K} ids as LangChain: ${agreeing}/${LANGCHAIN_QUERIES} queries`);
+console.log(
+  `targets: LangChain/ours = ${(langchainTime / ours).toFixed(1)}x (>= 20x: ${langchainTime / ours >= 20 ? 'met' : 'MISSED'}), ` +
+    `ours/copy floor = ${(ours / copyFloor).toFixed(2)} (<= 1.5: ${ours / copyFloor <= 1.5 ? 'met' : 'MISSED'})`,
+);
