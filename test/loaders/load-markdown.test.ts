@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { loadMarkdown } from '../../src/loaders/index.ts';
+
+const markdown = [
+  '---',
+  'draft: true',
+  '---',
+  '# Guide',
+  '',
+  'Intro text.',
+  '',
+  '## Install',
+  '',
+  '```sh',
+  '# not a heading',
+  'npm install',
+  '```',
+  '',
+  '### On Windows',
+  '',
+  'Use WSL.',
+  '',
+  '## Usage',
+  '',
+  'Call it.',
+  '',
+].join('\r\n');
+const source = { data: markdown, name: 'guide.md' };
+
+describe('loadMarkdown', () => {
+  it('keeps the Markdown text and lists the real headings with their offsets', async () => {
+    const [document] = await loadMarkdown(source);
+    expect(document.text).toBe(markdown.replaceAll('\r\n', '\n'));
+    expect(document.metadata.title).toBe('Guide');
+    expect(document.metadata.mediaType).toBe('text/markdown');
+    const headings = document.metadata.headings as { depth: number; text: string; offset: number }[];
+    expect(headings.map(({ depth, text }) => [depth, text])).toEqual([
+      [1, 'Guide'],
+      [2, 'Install'],
+      [3, 'On Windows'],
+      [2, 'Usage'],
+    ]);
+    for (const heading of headings) {
+      expect(document.text.slice(heading.offset)).toMatch(new RegExp(`^#{${heading.depth}} ${heading.text}\\n`));
+    }
+  });
+
+  it('splits into sections carrying the path of enclosing headings', async () => {
+    const sections = await loadMarkdown(source, { sections: true });
+    expect(sections.map((section) => section.metadata.headingPath)).toEqual([
+      [],
+      ['Guide'],
+      ['Guide', 'Install'],
+      ['Guide', 'Install', 'On Windows'],
+      ['Guide', 'Usage'],
+    ]);
+    expect(sections[0].text).toBe('---\ndraft: true\n---');
+    expect(sections[3].text).toBe('### On Windows\n\nUse WSL.');
+    expect(sections[3].metadata.section).toBe('On Windows');
+    expect(new Set(sections.map((section) => section.id)).size).toBe(sections.length);
+    const [whole] = await loadMarkdown(source);
+    for (const section of sections) {
+      const start = section.metadata.startOffset as number;
+      expect(whole.text.slice(start, start + section.text.length)).toBe(section.text);
+    }
+  });
+
+  it('rejects a non-boolean sections option', async () => {
+    await expect(loadMarkdown(source, { sections: 'yes' as never })).rejects.toThrow(/sections/);
+  });
+});
