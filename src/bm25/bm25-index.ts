@@ -180,6 +180,11 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
     const previous = slotById.get(document.id);
     if (previous !== undefined) deleteSlot(previous);
     appendSlot(document, frequencies);
+    if (previous !== undefined) compactIfMostlyDead();
+  };
+
+  const compactIfMostlyDead = (): void => {
+    if (deadCount > liveCount && deadCount >= MIN_DEAD_SLOTS_TO_COMPACT) compact();
   };
 
   const refreshNorms = (): void => {
@@ -219,7 +224,7 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
       const slot = slotById.get(id);
       if (slot === undefined) return false;
       deleteSlot(slot);
-      if (deadCount > liveCount && deadCount >= 32) compact();
+      compactIfMostlyDead();
       return true;
     },
 
@@ -275,6 +280,8 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
 }
 
 const EMPTY = new Uint32Array(0);
+/** Below this many dead slots, skipping them costs less than rebuilding. */
+const MIN_DEAD_SLOTS_TO_COMPACT = 32;
 
 function growTo<T extends Uint8Array | Uint32Array>(array: T, minimumLength: number): T {
   const grown = new (array.constructor as new (length: number) => T)(Math.max(minimumLength, 2 * array.length));
