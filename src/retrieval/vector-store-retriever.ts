@@ -1,11 +1,13 @@
 import type { Document } from '../document/document.ts';
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
+import { assertInteger, assertOptionsObject } from '../ingestion/validate-options.ts';
 import type { RetrieveOptions, Retriever } from './retriever.ts';
 import type { VectorStore } from './vector-store.ts';
+
+const COMPONENT = 'vector-store-retriever';
 
 export interface VectorStoreRetrieverOptions {
   readonly store: VectorStore;
@@ -48,17 +50,16 @@ export function vectorStoreRetriever(options: VectorStoreRetrieverOptions): Retr
 
 function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetrieverOptions & { name: string } {
   const fail = (argument: string, message: string): never => {
-    throw new InvalidArgumentError({ component: 'vector-store-retriever', argument, message });
+    throw new InvalidArgumentError({ component: COMPONENT, argument, message });
   };
-  if (options === null || typeof options !== 'object') return fail('options', 'expected an options object');
-  rejectUnknownOptions(options as object as Record<string, unknown>, ['store', 'name', 'topK', 'minScore', 'filter'], 'vector-store-retriever');
+  assertOptionsObject(COMPONENT, options, ['store', 'name', 'topK', 'minScore', 'filter']);
   const { store, name, topK, minScore } = options;
   if (store === null || typeof store !== 'object' || typeof store.search !== 'function') {
     fail('store', 'expected a VectorStore (an object with a search method)');
   }
   const resolvedName = name ?? store.name;
   if (typeof resolvedName !== 'string' || resolvedName.trim() === '') fail('name', 'expected a non-empty string');
-  if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) fail('topK', `expected an integer >= 1, got ${JSON.stringify(topK)}`);
+  if (topK !== undefined) assertInteger(COMPONENT, 'topK', topK, { min: 1 });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
     fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
   }

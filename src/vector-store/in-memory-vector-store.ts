@@ -1,9 +1,9 @@
 import type { EmbeddingModel } from 'ai';
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
+import { assertInteger, assertOptionsObject } from '../ingestion/validate-options.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { embedDocuments, embedQuery, type EmbeddingCallSettings } from './call-embedding-model.ts';
 import { selectTopK } from './select-top-k.ts';
@@ -250,10 +250,7 @@ export function inMemoryVectorStoreInternals(store: InMemoryVectorStore): InMemo
 }
 
 function validateOptions(options: InMemoryVectorStoreOptions): void {
-  if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'options', message: 'expected an options object' });
-  }
-  rejectUnknownOptions(options as Record<string, unknown>, OPTION_KEYS, COMPONENT);
+  assertOptionsObject(COMPONENT, options, OPTION_KEYS);
   const { name, embeddingModel, dimensions, initialCapacity, embeddingTimeoutMs, embeddingMaxRetries } = options;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
     throw new InvalidArgumentError({ component: COMPONENT, argument: 'name', message: 'expected a non-empty string' });
@@ -265,20 +262,10 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
       message: 'expected an AI SDK embedding model (an EmbeddingModel object or a model id string)',
     });
   }
-  requireInteger('dimensions', dimensions, 1);
-  requireInteger('initialCapacity', initialCapacity, 0);
-  requireInteger('embeddingTimeoutMs', embeddingTimeoutMs, 1);
-  requireInteger('embeddingMaxRetries', embeddingMaxRetries, 0);
-}
-
-function requireInteger(argument: string, value: unknown, minimum: number): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= minimum)) {
-    throw new InvalidArgumentError({
-      component: COMPONENT,
-      argument,
-      message: `expected an integer >= ${minimum}, got ${JSON.stringify(value)}`,
-    });
-  }
+  if (dimensions !== undefined) assertInteger(COMPONENT, 'dimensions', dimensions, { min: 1 });
+  if (initialCapacity !== undefined) assertInteger(COMPONENT, 'initialCapacity', initialCapacity, { min: 0 });
+  if (embeddingTimeoutMs !== undefined) assertInteger(COMPONENT, 'embeddingTimeoutMs', embeddingTimeoutMs, { min: 1 });
+  if (embeddingMaxRetries !== undefined) assertInteger(COMPONENT, 'embeddingMaxRetries', embeddingMaxRetries, { min: 0 });
 }
 
 function validateDocuments(input: readonly Document[]): readonly Document[] {
@@ -340,7 +327,7 @@ function validateSearchRequest(request: VectorSearchRequest): VectorSearchReques
   if (vector !== undefined && !Array.isArray(vector) && !(vector instanceof Float32Array)) {
     fail('vector', 'expected an array of numbers or a Float32Array');
   }
-  if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) fail('topK', `expected an integer >= 1, got ${JSON.stringify(topK)}`);
+  if (topK !== undefined) assertInteger(COMPONENT, 'topK', topK, { min: 1 });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
     fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
   }
