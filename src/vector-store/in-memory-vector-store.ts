@@ -129,15 +129,16 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
       const vectors = batch.map((document) => document.embedding ?? embedded[next++]);
       const firstLength = vectors[0]?.length;
       const scales = vectors.map((vector, index) => {
-        checkDimensions(vector.length, `documents[${index}].embedding`);
+        const argument = `embedding of document "${batch[index].id}"`;
+        checkDimensions(vector.length, argument);
         if (vector.length !== firstLength) {
           throw new InvalidArgumentError({
             component: COMPONENT,
-            argument: `documents[${index}].embedding`,
-            message: `vector has ${vector.length} dimensions but documents[0] has ${firstLength}`,
+            argument,
+            message: `vector has ${vector.length} dimensions but document "${batch[0].id}" in the same batch has ${firstLength}`,
           });
         }
-        return inverseNorm(vector, `documents[${index}].embedding`);
+        return inverseNorm(vector, argument);
       });
       if (batch.length === 0) return;
 

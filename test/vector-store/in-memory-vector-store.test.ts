@@ -244,6 +244,17 @@ describe('createInMemoryVectorStore', () => {
       expect(store.size).toBe(1);
     });
 
+    it('rejects a first batch whose vectors disagree on their dimension', async () => {
+      const store = createInMemoryVectorStore();
+      await expect(
+        store.add([
+          { id: 'a', text: '', metadata: {}, embedding: [1, 0] },
+          { id: 'b', text: '', metadata: {}, embedding: [1, 0, 0] },
+        ]),
+      ).rejects.toThrow(/document "b".*3 dimensions.*document "a".*has 2/);
+      expect(store).toMatchObject({ size: 0, dimensions: undefined });
+    });
+
     it('enforces configured dimensions from the first add', async () => {
       const store = createInMemoryVectorStore({ dimensions: 4 });
       expect(store.dimensions).toBe(4);
