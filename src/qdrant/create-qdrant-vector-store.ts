@@ -247,7 +247,6 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         request.vector !== undefined
           ? Array.from(request.vector)
           : (await callEmbedding('embed query', abortSignal, (signal) => embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }))).embedding;
-      if (config.dimensions !== undefined) checkDimension(vector.length, config.dimensions, 'the query vector');
       const size = await readDimension(abortSignal);
       if (size === undefined) return [];
       checkDimension(vector.length, size, 'the query vector');
