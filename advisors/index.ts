@@ -1,3 +1,4 @@
 export * from './logging/index.ts';
 export * from './metadata/index.ts';
 export * from './safeguard/index.ts';
+export * from './memory/index.ts';

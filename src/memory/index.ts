@@ -11,3 +11,4 @@ export { gptTokenizer, gptTokenizerForModel, type GptEncodingName, type Tokenize
 export { tokenWindow, type TokenWindowOptions } from './token-window.ts';
 export { groupIntoEvictionUnits, removeOrphanToolParts } from './tool-pairing.ts';
 export { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from './validate-conversation-id.ts';
+export { UserId } from './user-id.ts';

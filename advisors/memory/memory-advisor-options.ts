@@ -1,0 +1,37 @@
+import { InvalidArgumentError, type ChatMemory } from '../../src/index.ts';
+import { validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
+
+/** Options shared by the message and prompt memory advisors. */
+export interface ChatMemoryAdvisorOptions {
+  readonly memory: ChatMemory;
+  /** Default: the advisor's kind (`message-memory`, `prompt-memory`). */
+  readonly name?: string;
+  /** Default -100: outside RAG advisors (order 0 and up), so they run inside memory. */
+  readonly order?: number;
+  /** What to store when the turn is aborted. Default `store-interrupted`. */
+  readonly onAbort?: AbortPolicy;
+}
+
+export function validateMemoryAdvisorOptions(
+  options: ChatMemoryAdvisorOptions,
+  defaultName: string,
+): Required<ChatMemoryAdvisorOptions> {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError({ component: defaultName, argument: 'options', message: 'expected an options object' });
+  }
+  const { memory, name = defaultName, order = -100, onAbort = 'store-interrupted' } = options;
+  validateAdvisorIdentity(name, order, defaultName);
+  if (memory === null || typeof memory !== 'object' || typeof memory.read !== 'function' || typeof memory.appendTurn !== 'function') {
+    throw new InvalidArgumentError({ component: name, argument: 'memory', message: 'expected a ChatMemory (createChatMemory)' });
+  }
+  return { memory, name, order, onAbort: validateAbortPolicy(onAbort, name) };
+}
+
+export function validateAdvisorIdentity(name: unknown, order: unknown, component: string): void {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new InvalidArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
+  }
+  if (typeof order !== 'number' || !Number.isFinite(order)) {
+    throw new InvalidArgumentError({ component, argument: 'order', message: 'expected a finite number' });
+  }
+}

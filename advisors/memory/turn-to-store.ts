@@ -1,0 +1,64 @@
+import type { ModelMessage } from 'ai';
+import {
+  InvalidArgumentError,
+  removeOrphanToolParts,
+  type AdvisedResponse,
+  type RetrievedDocumentReference,
+  type TurnMetadataInput,
+} from '../../src/index.ts';
+
+/**
+ * What a memory advisor stores when a turn is aborted:
+ * - `store-interrupted` (default): the user's input and the partial answer
+ *   (completed tool steps and the text streamed so far), flagged `interrupted`;
+ * - `store-input`: only the user's input, flagged `interrupted`;
+ * - `discard`: nothing, as if the turn never happened.
+ */
+export type AbortPolicy = 'store-interrupted' | 'store-input' | 'discard';
+
+const ABORT_POLICIES: readonly AbortPolicy[] = ['store-interrupted', 'store-input', 'discard'];
+
+export interface TurnRecord {
+  readonly messages: ModelMessage[];
+  readonly metadata: TurnMetadataInput;
+}
+
+/**
+ * The messages and metadata of a finished or aborted turn: the caller's
+ * original input (never the RAG-augmented text), then every assistant and
+ * tool message of the turn in order, and the retrieved documents' ids and
+ * scores. `undefined` when nothing is to be stored (model error, or the abort
+ * policy says so). A partial turn never keeps a tool call without its result.
+ */
+export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): TurnRecord | undefined {
+  if (response.outcome === 'error') return undefined;
+  const retrieved: RetrievedDocumentReference[] = response.sources.map((document) =>
+    document.score === undefined ? { id: document.id } : { id: document.id, score: document.score },
+  );
+  const input = [...response.request.input];
+  let messages: ModelMessage[];
+  let interrupted = false;
+  if (response.outcome === 'finished') {
+    messages = [...input, ...response.messages];
+  } else {
+    if (onAbort === 'discard') return undefined;
+    interrupted = true;
+    messages = removeOrphanToolParts(onAbort === 'store-input' ? input : [...input, ...response.messages]);
+  }
+  if (messages.length === 0) return undefined;
+  return {
+    messages,
+    metadata: { ...(retrieved.length > 0 ? { retrieved } : {}), ...(interrupted ? { interrupted } : {}) },
+  };
+}
+
+export function validateAbortPolicy(onAbort: unknown, component: string): AbortPolicy {
+  if (!ABORT_POLICIES.includes(onAbort as AbortPolicy)) {
+    throw new InvalidArgumentError({
+      component,
+      argument: 'onAbort',
+      message: `expected one of ${ABORT_POLICIES.join(', ')}, got ${String(onAbort)}`,
+    });
+  }
+  return onAbort as AbortPolicy;
+}
