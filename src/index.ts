@@ -18,3 +18,4 @@ export * from './document/index.ts';
 export * from './bm25/index.ts';
 export * from './rerank/index.ts';
 export * from './vector-store/index.ts';
+export * from './fusion/index.ts';

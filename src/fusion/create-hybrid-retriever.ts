@@ -1,0 +1,161 @@
+import type { Document } from '../document/document.ts';
+import { requireDocument } from '../document/merge-documents.ts';
+import { withProvenance } from '../document/with-provenance.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { TimeoutError } from '../errors/timeout-error.ts';
+import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
+import { finiteScore } from './hit-provenance.ts';
+import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
+
+export interface HybridRetrieverOptions {
+  /** Name used in errors and provenance. Default `hybrid`. */
+  readonly name?: string;
+  /** The retrievers to query in parallel (e.g. a vector store and BM25); names must be unique. */
+  readonly retrievers: readonly Retriever[];
+  /** One non-negative RRF weight per retriever. Default 1 each. */
+  readonly weights?: readonly number[];
+  /** RRF constant. Default 60. */
+  readonly k?: number;
+  /** How many candidates to ask each retriever for. Default: the call's `topK`. */
+  readonly candidateK?: number;
+  /** Abort all retrievers and fail with a `TimeoutError` after this many milliseconds. Default: no limit. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A {@link Retriever} that queries several retrievers in parallel (latency of
+ * the slowest, not the sum), stamps every hit with its retriever, query, rank
+ * and score, and fuses the lists with reciprocal rank fusion. The call's
+ * `filter` and `abortSignal` are passed down; `topK` limits the fused result
+ * (and is the default candidate count per retriever); `minScore` applies to
+ * the fused score, since the retrievers' own scores are not comparable.
+ *
+ * A failing retriever fails the call with a `ComponentError` naming it, and
+ * the other retrievers are aborted.
+ *
+ * @example
+ * const retriever = createHybridRetriever({ retrievers: [vectorRetriever, bm25Retriever], candidateK: 50 });
+ * const docs = await retriever.retrieve('capital of France', { topK: 5, filter: eq('tenant', 'acme') });
+ */
+export function createHybridRetriever(options: HybridRetrieverOptions): Retriever {
+  const { name, retrievers, weights, k, candidateK, timeoutMs } = validateOptions(options);
+
+  return {
+    name,
+    async retrieve(query: string, retrieveOptions: RetrieveOptions = {}): Promise<Document[]> {
+      validateCall(name, query, retrieveOptions);
+      const { topK, minScore, filter, abortSignal } = retrieveOptions;
+      abortSignal?.throwIfAborted();
+
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(abortSignal?.reason);
+      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => controller.abort(new TimeoutError({ component: name, operation: 'retrieve', timeoutMs })), timeoutMs);
+      const childOptions: RetrieveOptions = { topK: candidateK ?? topK, filter, abortSignal: controller.signal };
+
+      try {
+        const lists = await untilAborted(
+          controller.signal,
+          Promise.all(
+            retrievers.map((retriever) =>
+              retriever.retrieve(query, childOptions).then(
+                (hits) => stampHits(name, retriever.name, query, hits),
+                (cause: unknown) => {
+                  throw new ComponentError({ component: name, operation: `retrieve from "${retriever.name}"`, cause });
+                },
+              ),
+            ),
+          ),
+        );
+        const fused = reciprocalRankFusion(lists, { k, weights, topK });
+        return minScore === undefined ? fused : fused.filter((document) => (document.score ?? 0) >= minScore);
+      } finally {
+        clearTimeout(timer);
+        abortSignal?.removeEventListener('abort', onAbort);
+        // Stop retrievers still running when one failed.
+        controller.abort();
+      }
+    },
+  };
+}
+
+function stampHits(name: string, retrieverName: string, query: string, hits: unknown): Document[] {
+  if (!Array.isArray(hits)) {
+    throw new ComponentError({
+      component: name,
+      operation: `retrieve from "${retrieverName}"`,
+      message: 'the retriever did not return an array of documents',
+    });
+  }
+  return hits.map((hit: unknown, position) => {
+    try {
+      requireDocument(hit, `results of "${retrieverName}"[${position}]`);
+    } catch (cause) {
+      throw new ComponentError({ component: name, operation: `retrieve from "${retrieverName}"`, cause });
+    }
+    const alreadyStamped = hit.provenance?.some((entry) => entry.retriever === retrieverName && entry.query === query);
+    if (alreadyStamped) return hit;
+    return withProvenance(hit, { retriever: retrieverName, query, rank: position + 1, ...finiteScore(hit.score) });
+  });
+}
+
+/** Rejects with the signal's reason as soon as it aborts, even if `work` ignores the signal. */
+function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function validateOptions(options: HybridRetrieverOptions): Required<Pick<HybridRetrieverOptions, 'name' | 'retrievers' | 'k'>> &
+  Pick<HybridRetrieverOptions, 'weights' | 'candidateK' | 'timeoutMs'> {
+  if (options === null || typeof options !== 'object') throw invalid('hybrid', 'options', 'expected an options object');
+  const { name = 'hybrid', retrievers, weights, k = DEFAULT_RRF_K, candidateK, timeoutMs } = options;
+  if (typeof name !== 'string' || name.trim() === '') throw invalid('hybrid', 'name', 'expected a non-empty string');
+  if (!Array.isArray(retrievers) || retrievers.length === 0) {
+    throw invalid(name, 'retrievers', 'expected a non-empty array of retrievers');
+  }
+  const names = new Set<string>();
+  retrievers.forEach((retriever: Partial<Retriever> | null, index) => {
+    if (retriever === null || typeof retriever !== 'object' || typeof retriever.retrieve !== 'function') {
+      throw invalid(name, `retrievers[${index}]`, 'expected a retriever with a retrieve(query, options) function');
+    }
+    if (typeof retriever.name !== 'string' || retriever.name.trim() === '') {
+      throw invalid(name, `retrievers[${index}].name`, 'every retriever needs a non-empty name (it is recorded in provenance)');
+    }
+    if (names.has(retriever.name)) {
+      throw invalid(name, `retrievers[${index}].name`, `two retrievers are named "${retriever.name}"; provenance could not tell them apart`);
+    }
+    names.add(retriever.name);
+  });
+  validateFusionOptions(retrievers.length, { k, weights });
+  if (candidateK !== undefined && (!Number.isInteger(candidateK) || candidateK < 1)) {
+    throw invalid(name, 'candidateK', `expected a positive integer, got ${String(candidateK)}`);
+  }
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
+    throw invalid(name, 'timeoutMs', `expected a positive number of milliseconds, got ${String(timeoutMs)}`);
+  }
+  return { name, retrievers: [...retrievers], weights, k, candidateK, timeoutMs };
+}
+
+function validateCall(name: string, query: unknown, options: RetrieveOptions): void {
+  if (typeof query !== 'string') throw invalid(name, 'query', `expected a string, got ${typeof query}`);
+  if (options === null || typeof options !== 'object') throw invalid(name, 'options', 'expected an options object');
+  const { topK, minScore } = options;
+  if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) {
+    throw invalid(name, 'topK', `expected a positive integer, got ${String(topK)}`);
+  }
+  if (minScore !== undefined && (typeof minScore !== 'number' || !Number.isFinite(minScore))) {
+    throw invalid(name, 'minScore', `expected a finite number, got ${String(minScore)}`);
+  }
+}
+
+function invalid(component: string, argument: string, message: string): InvalidArgumentError {
+  return new InvalidArgumentError({ component, argument, message });
+}

@@ -1,0 +1,22 @@
+import type { Document, DocumentProvenance } from '../document/document.ts';
+import { withProvenance } from '../document/with-provenance.ts';
+
+/**
+ * Gives a hit that arrived without provenance one entry describing where it
+ * was found (1-based rank, its score, and whatever else is known), so fusion
+ * never returns a document that cannot be explained. Hits that already carry
+ * provenance are returned unchanged.
+ */
+export function ensureHitProvenance(
+  document: Document,
+  rank: number,
+  context: Omit<DocumentProvenance, 'rank' | 'score'> = {},
+): Document {
+  if (document.provenance !== undefined && document.provenance.length > 0) return document;
+  return withProvenance(document, { ...context, rank, ...finiteScore(document.score) });
+}
+
+/** `{ score }` when the score is a finite number, else nothing (provenance scores must be finite). */
+export function finiteScore(score: number | undefined): { score?: number } {
+  return typeof score === 'number' && Number.isFinite(score) ? { score } : {};
+}

@@ -1,0 +1,3 @@
+export { createHybridRetriever, type HybridRetrieverOptions } from './create-hybrid-retriever.ts';
+export { fuseTwoStage, type FuseTwoStageOptions } from './fuse-two-stage.ts';
+export { DEFAULT_RRF_K, reciprocalRankFusion, type ReciprocalRankFusionOptions } from './reciprocal-rank-fusion.ts';
