@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { createSentenceSplitter } from '../../src/ingestion/index.ts';
+
+describe('createSentenceSplitter', () => {
+  it('splits Chinese and Japanese text at 。！？ even without spaces', () => {
+    const splitter = createSentenceSplitter();
+    expect(splitter.splitText('今天天气很好。我们去公园吧！你去吗？好的')).toEqual([
+      '今天天气很好。',
+      '我们去公园吧！',
+      '你去吗？',
+      '好的',
+    ]);
+    expect(splitter.splitText('雨が降った。傘を持って行こう！')).toEqual(['雨が降った。', '傘を持って行こう！']);
+  });
+
+  it('keeps closing quotes with their sentence and handles mixed scripts', () => {
+    expect(createSentenceSplitter().splitText('他说：“走吧！”然后离开了。It rained. Did it stop?')).toEqual([
+      '他说：“走吧！”',
+      '然后离开了。',
+      'It rained.',
+      'Did it stop?',
+    ]);
+  });
+
+  it('splits English with Intl.Segmenter rules: no break before a lowercase continuation', () => {
+    expect(createSentenceSplitter({ locale: 'en' }).splitText('The value is approx. three. Next one!')).toEqual([
+      'The value is approx. three.',
+      'Next one!',
+    ]);
+  });
+
+  it('splits at ； only when asked', () => {
+    const text = '第一条规则；第二条规则。';
+    expect(createSentenceSplitter().splitText(text)).toEqual([text]);
+    expect(createSentenceSplitter({ splitOnSemicolon: true }).splitText(text)).toEqual(['第一条规则；', '第二条规则。']);
+  });
+
+  it('packs whole sentences into chunks of at most chunkSize, with sentence overlap', () => {
+    const sentences = Array.from('ABCDEFGHIJKL', (letter) => `句子${letter}。`);
+    const chunks = createSentenceSplitter({ chunkSize: 13, chunkOverlap: 4 }).splitText(sentences.join(''));
+    expect(chunks.length).toBeGreaterThan(4);
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(13);
+      expect(chunk).toMatch(/^(句子[A-L]。)+$/);
+    }
+    for (let index = 1; index < chunks.length; index++) {
+      const lastOfPrevious = chunks[index - 1].slice(-4);
+      expect(chunks[index].startsWith(lastOfPrevious)).toBe(true);
+    }
+    expect(chunks.at(-1)?.endsWith('句子L。')).toBe(true);
+  });
+
+  it('cuts a sentence longer than chunkSize at words', () => {
+    const chunks = createSentenceSplitter({ chunkSize: 20 }).splitText(
+      'This single sentence is much longer than twenty characters.',
+    );
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(20);
+    expect(chunks.join(' ')).toBe('This single sentence is much longer than twenty characters.');
+  });
+
+  it('produces chunk documents with offsets and rejects a bad locale', () => {
+    const text = '一。二。';
+    const [first, second] = createSentenceSplitter().split([{ id: 'd', text, metadata: {} }]);
+    expect([first.id, second.id]).toEqual(['d#0', 'd#1']);
+    expect(text.slice(second.metadata.startOffset as number, second.metadata.endOffset as number)).toBe('二。');
+    expect(() => createSentenceSplitter({ locale: 'not a locale!' })).toThrow(/locale/);
+  });
+});
