@@ -5,11 +5,12 @@
  *   unfiltered and with a metadata filter matching 1/3 of the documents;
  * - a plain scalar JS scan over the same Float32Array (what the kernel replaces);
  * - LangChain.js `MemoryVectorStore.similaritySearchVectorWithScore`.
- * Reports the median of several queries and the ratios the design asks for
+ * Methods run interleaved, query by query. Reports the median of several queries and the ratios the design asks for
  * (LangChain / ours >= 20, ours / copy floor <= 1.5).
  *
  *   npx tsx bench/retrieval-vector.ts
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Document as LangChainDocument } from '@langchain/core/documents';
 import { FakeEmbeddings } from '@langchain/core/utils/testing';
@@ -21,7 +22,8 @@ const COUNT = 100_000;
 const DIMENSIONS = 384;
 const TOP_K = 10;
 const QUERIES = 30;
-const LANGCHAIN_QUERIES = 5;
+const LANGCHAIN_QUERIES = 7;
+const SCALAR_QUERIES = 10;
 
 function median(values: number[]): number {
   const sorted = values.toSorted((a, b) => a - b);
@@ -29,16 +31,28 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Runs `run` once per query after `warmup` untimed runs; returns the median milliseconds. */
-async function timeQueries(queries: Float32Array[], run: (query: Float32Array) => unknown, warmup = 3): Promise<number> {
-  for (let i = 0; i < warmup; i++) await run(queries[i % queries.length]);
-  const times: number[] = [];
-  for (const query of queries) {
-    const start = performance.now();
-    await run(query);
-    times.push(performance.now() - start);
+interface Method {
+  readonly name: string;
+  /** Rounds this method takes part in (LangChain is slow, so it runs in fewer). */
+  readonly rounds: number;
+  readonly run: (query: Float32Array) => unknown;
+  readonly times: number[];
+}
+
+/**
+ * Interleaves the methods round by round, so that load from other processes
+ * on a shared machine hits all of them alike; each gets one warm-up run first.
+ */
+async function timeInterleaved(methods: Method[], queries: Float32Array[]): Promise<void> {
+  for (const method of methods) await method.run(queries[0]);
+  for (let round = 0; round < queries.length; round++) {
+    for (const method of methods) {
+      if (round >= method.rounds) continue;
+      const start = performance.now();
+      await method.run(queries[round]);
+      method.times.push(performance.now() - start);
+    }
   }
-  return median(times);
 }
 
 function scalarTopK(matrix: Float32Array, query: Float32Array, k: number): number[] {
@@ -57,7 +71,10 @@ function scalarTopK(matrix: Float32Array, query: Float32Array, k: number): numbe
 
 const tag = (index: number) => ['red', 'green', 'blue'][index % 3];
 
-console.log(`vector search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} float32 unit vectors, top-${TOP_K}, Node ${process.version}`);
+console.log(
+  `vector search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} float32 unit vectors, top-${TOP_K}, Node ${process.version}, ` +
+    `${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`,
+);
 let start = performance.now();
 const matrix = randomUnitVectors(COUNT, DIMENSIONS, 1);
 const queryMatrix = randomUnitVectors(QUERIES, DIMENSIONS, 2);
@@ -66,16 +83,11 @@ const row = (index: number) => matrix.subarray(index * DIMENSIONS, (index + 1) *
 console.log(`generated vectors in ${(performance.now() - start).toFixed(0)} ms`);
 
 const copy = new Float32Array(matrix.length);
-const copyFloor = await timeQueries(queries, () => copy.set(matrix));
 
 start = performance.now();
 const store = createInMemoryVectorStore({ name: 'bench', dimensions: DIMENSIONS });
 await store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
 const ourBuild = performance.now() - start;
-const ours = await timeQueries(queries, (vector) => store.search({ vector, topK: TOP_K }));
-const filter = eq('tag', 'green');
-const oursFiltered = await timeQueries(queries, (vector) => store.search({ vector, topK: TOP_K, filter }));
-const scalar = await timeQueries(queries.slice(0, 10), (query) => scalarTopK(matrix, query, TOP_K), 1);
 
 start = performance.now();
 const langchain = new MemoryVectorStore(new FakeEmbeddings());
@@ -84,8 +96,19 @@ await langchain.addVectors(
   Array.from({ length: COUNT }, (_, index) => new LangChainDocument({ id: `doc-${index}`, pageContent: '', metadata: { tag: tag(index) } })),
 );
 const langchainBuild = performance.now() - start;
+
+const filter = eq('tag', 'green');
+const method = (name: string, rounds: number, run: Method['run']): Method => ({ name, rounds, run, times: [] });
+const methods = [
+  method('copy floor (Float32Array.set of the matrix)', QUERIES, () => copy.set(matrix)),
+  method('ours: exact search', QUERIES, (vector) => store.search({ vector, topK: TOP_K })),
+  method('ours: exact search + filter (1/3 match)', QUERIES, (vector) => store.search({ vector, topK: TOP_K, filter })),
+  method('scalar JS scan + sort (reference)', SCALAR_QUERIES, (query) => scalarTopK(matrix, query, TOP_K)),
+  method('LangChain MemoryVectorStore', LANGCHAIN_QUERIES, (query) => langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K)),
+];
+await timeInterleaved(methods, queries);
+const [copyFloor, ours, , , langchainTime] = methods.map((entry) => median(entry.times));
 const langchainQueries = queries.slice(0, LANGCHAIN_QUERIES);
-const langchainTime = await timeQueries(langchainQueries, (query) => langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K), 1);
 
 // Same answers: both are exact, so the top-10 ids must agree (up to float ties).
 let agreeing = 0;
@@ -95,18 +118,12 @@ for (const query of langchainQueries) {
   if (ourIds.join() === theirIds.join()) agreeing++;
 }
 
-const rows: [string, number, string][] = [
-  ['copy floor (Float32Array.set of the matrix)', copyFloor, `${QUERIES} copies`],
-  ['ours: exact search', ours, `${QUERIES} queries`],
-  ['ours: exact search + filter (1/3 match)', oursFiltered, `${QUERIES} queries`],
-  ['scalar JS scan + sort (reference)', scalar, '10 queries'],
-  ['LangChain MemoryVectorStore', langchainTime, `${LANGCHAIN_QUERIES} queries`],
-];
 console.log('');
 console.log(`${'method'.padEnd(46)}${'median ms'.padStart(11)}${'/ copy floor'.padStart(14)}${'LangChain /'.padStart(13)}  runs`);
-for (const [name, ms, runs] of rows) {
+for (const { name, times } of methods) {
+  const ms = median(times);
   console.log(
-    `${name.padEnd(46)}${ms.toFixed(2).padStart(11)}${(ms / copyFloor).toFixed(2).padStart(14)}${(langchainTime / ms).toFixed(1).padStart(13)}  ${runs}`,
+    `${name.padEnd(46)}${ms.toFixed(2).padStart(11)}${(ms / copyFloor).toFixed(2).padStart(14)}${(langchainTime / ms).toFixed(1).padStart(13)}  ${times.length}`,
   );
 }
 console.log('');
