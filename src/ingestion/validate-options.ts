@@ -1,6 +1,7 @@
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from '../document/document.ts';
+import { requireDocument } from '../document/require-document.ts';
 
 /** The options are an object and every key is one the factory knows (typos fail loudly). */
 export function assertOptionsObject(component: string, options: unknown, known: readonly string[]): void {
@@ -73,18 +74,9 @@ export function assertDocuments(component: string, documents: unknown): asserts 
     throw new InvalidArgumentError({ component, argument: 'documents', message: 'must be an array of documents' });
   }
   documents.forEach((document: unknown, index) => {
-    const candidate = document as Partial<Document> | null;
-    if (
-      candidate == null ||
-      typeof candidate.id !== 'string' ||
-      candidate.id.length === 0 ||
-      typeof candidate.text !== 'string'
-    ) {
-      throw new InvalidArgumentError({
-        component,
-        argument: `documents[${index}]`,
-        message: 'must have a non-empty string id and a string text',
-      });
+    requireDocument(document, `documents[${index}]`);
+    if (document.id.length === 0) {
+      throw new InvalidArgumentError({ component, argument: `documents[${index}].id`, message: 'must not be empty' });
     }
   });
 }
