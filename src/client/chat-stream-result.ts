@@ -1,6 +1,7 @@
 import {
   createUIMessageStreamResponse,
   toUIMessageStream,
+  type InferUIMessageChunk,
   type TextStreamPart,
   type ToolSet,
   type UIMessage,
@@ -31,7 +32,7 @@ export interface ChatStreamResult {
   /** UI message chunks for `useChat`; sources are sent by default, advisor metadata as message metadata. */
   toUIMessageStream<UI_MESSAGE extends UIMessage = UIMessage>(
     options?: UIMessageStreamOptions<UI_MESSAGE>,
-  ): ReadableStream<unknown>;
+  ): ReadableStream<InferUIMessageChunk<UI_MESSAGE>>;
   /** A `Response` streaming the UI message stream, for route handlers. */
   toUIMessageStreamResponse<UI_MESSAGE extends UIMessage = UIMessage>(
     options?: UIMessageStreamOptions<UI_MESSAGE> & ResponseInit,
@@ -41,14 +42,30 @@ export interface ChatStreamResult {
 }
 
 /**
- * Wraps a chain's stream: the `finish` part is held back until every `after`
- * hook has run, so that when a consumer sees the stream end, memory is stored
- * and `message-metadata` can carry what the advisors recorded.
+ * Wraps a chain's stream for any number of consumers. The `finish` part is
+ * held back until every `after` hook has run, so that when a consumer sees the
+ * stream end, memory is stored and `message-metadata` can carry what the
+ * advisors recorded.
  */
 export function createChatStreamResult(advised: Promise<AdvisedStream>, context: AdvisorContext): ChatStreamResult {
   let finalResponse: AdvisedResponse | undefined;
   const response = advised.then((advisedStream) => advisedStream.response);
-  const broadcast = createReplayBroadcast(async () => holdFinishUntilDone(await advised, (done) => (finalResponse = done)));
+  // The `finish` part is held back until every `after` hook has run.
+  let heldFinish: TextStreamPart<ToolSet> | undefined;
+  const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(async () => (await advised).stream, {
+    admit: (part) => {
+      if (part.type !== 'finish') return true;
+      heldFinish = part;
+      return false;
+    },
+    beforeClose: async (): Promise<TextStreamPart<ToolSet>[]> => {
+      const done = await response;
+      finalResponse = done;
+      if (heldFinish === undefined) return [];
+      // The model finished but an `after` hook failed (e.g. the memory store): report it in the stream.
+      return done.outcome === 'error' ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
+    },
+  });
 
   let drained: Promise<void> | undefined;
   const consumeStream = () => {
@@ -121,27 +138,4 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
     },
     consumeStream,
   };
-}
-
-function holdFinishUntilDone(
-  advised: AdvisedStream,
-  onDone: (response: AdvisedResponse) => void,
-): ReadableStream<TextStreamPart<ToolSet>> {
-  let heldFinish: TextStreamPart<ToolSet> | undefined;
-  return advised.stream.pipeThrough(
-    new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-      transform(part, controller) {
-        if (part.type === 'finish') heldFinish = part;
-        else controller.enqueue(part);
-      },
-      async flush(controller) {
-        const done = await advised.response;
-        onDone(done);
-        if (done.outcome === 'error' && heldFinish !== undefined && done.error !== undefined) {
-          controller.enqueue({ type: 'error', error: done.error });
-        }
-        if (heldFinish !== undefined) controller.enqueue(heldFinish);
-      },
-    }),
-  );
 }

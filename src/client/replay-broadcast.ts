@@ -8,7 +8,17 @@ export interface ReplayBroadcast<T> {
   subscribe(options?: { internal?: boolean }): ReadableStream<T>;
 }
 
-export function createReplayBroadcast<T>(source: () => Promise<ReadableStream<T>>): ReplayBroadcast<T> {
+export interface ReplayBroadcastOptions<T> {
+  /** Called for each source part; returns false to hold the part back from subscribers. */
+  readonly admit?: (part: T) => boolean;
+  /** Called once the source has ended; the parts it returns are sent before subscribers close. */
+  readonly beforeClose?: () => Promise<readonly T[]>;
+}
+
+export function createReplayBroadcast<T>(
+  source: () => Promise<ReadableStream<T>>,
+  { admit = () => true, beforeClose = async () => [] }: ReplayBroadcastOptions<T> = {},
+): ReplayBroadcast<T> {
   const parts: T[] = [];
   const subscribers = new Set<Subscriber<T>>();
   let externalSubscribers = 0;
@@ -29,13 +39,18 @@ export function createReplayBroadcast<T>(source: () => Promise<ReadableStream<T>
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        parts.push(value);
-        for (const subscriber of subscribers) subscriber.controller.enqueue(value);
+        if (admit(value)) publish(value);
       }
+      for (const part of await beforeClose()) publish(part);
       finish({});
     } catch (error) {
       finish({ error });
     }
+  };
+
+  const publish = (part: T) => {
+    parts.push(part);
+    for (const subscriber of subscribers) subscriber.controller.enqueue(part);
   };
 
   const finish = (outcome: { error?: unknown }) => {

@@ -1,0 +1,102 @@
+/**
+ * Chain overhead: bare `streamText` on a mock model vs the same call through
+ * six no-op advisors (chat client) and through the middleware bridge, in one
+ * run with interleaved samples. Reports per-call time, added time per call,
+ * and the time-to-first-token ratio, for a zero-latency mock (pure overhead)
+ * and a mock with a realistic 20 ms first-token latency.
+ *
+ * Run: npx tsx bench/chain-overhead.ts
+ */
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream, streamText, wrapLanguageModel, type LanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { advisorMiddleware, createChatClient, type Advisor } from '../src/index.ts';
+
+const ITERATIONS = Number(process.env.ITERATIONS ?? 1500);
+const WARMUP = 200;
+
+function mockModel(firstTokenDelayMs: number | null): LanguageModel {
+  const chunks: LanguageModelV4StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    ...Array.from({ length: 20 }, (_, index): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta: `word${index} ` })),
+    { type: 'text-end', id: 't' },
+    {
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 20, text: 20, reasoning: undefined },
+      },
+    },
+  ];
+  return new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: simulateReadableStream({ chunks, initialDelayInMs: firstTokenDelayMs, chunkDelayInMs: null }),
+    }),
+  });
+}
+
+const noOpAdvisors: Advisor[] = Array.from({ length: 6 }, (_, index) => ({
+  name: `no-op-${index}`,
+  order: index,
+  before: (request) => request,
+  after: (response) => response,
+}));
+
+type Variant = { name: string; run: () => AsyncIterable<string> };
+
+function variants(model: LanguageModel): Variant[] {
+  const client = createChatClient({ model, advisors: noOpAdvisors });
+  const wrapped = wrapLanguageModel({ model, middleware: advisorMiddleware(noOpAdvisors) });
+  return [
+    { name: 'bare streamText', run: () => streamText({ model, prompt: 'hi' }).textStream },
+    { name: 'chat client, 6 advisors', run: () => client.stream({ prompt: 'hi' }).textStream },
+    { name: 'middleware, 6 advisors', run: () => streamText({ model: wrapped, prompt: 'hi' }).textStream },
+  ];
+}
+
+async function sample(variant: Variant): Promise<{ total: number; ttft: number }> {
+  const start = performance.now();
+  let ttft = Number.NaN;
+  for await (const delta of variant.run()) {
+    if (Number.isNaN(ttft) && delta !== '') ttft = performance.now() - start;
+  }
+  return { total: performance.now() - start, ttft };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function measure(label: string, firstTokenDelayMs: number | null, iterations: number) {
+  const list = variants(mockModel(firstTokenDelayMs));
+  for (let index = 0; index < WARMUP; index++) for (const variant of list) await sample(variant);
+  const totals = list.map(() => [] as number[]);
+  const ttfts = list.map(() => [] as number[]);
+  for (let index = 0; index < iterations; index++) {
+    // Interleave so that drift (GC, JIT, other processes) hits every variant alike.
+    for (const [position, variant] of list.entries()) {
+      const { total, ttft } = await sample(variant);
+      totals[position]!.push(total);
+      ttfts[position]!.push(ttft);
+    }
+  }
+  const bareTotal = median(totals[0]!);
+  const bareTtft = median(ttfts[0]!);
+  console.log(`\n${label} (${iterations} interleaved calls per variant, medians)`);
+  console.table(
+    list.map((variant, position) => ({
+      variant: variant.name,
+      'per call (ms)': median(totals[position]!).toFixed(3),
+      'added per call (ms)': (median(totals[position]!) - bareTotal).toFixed(3),
+      'TTFT (ms)': median(ttfts[position]!).toFixed(3),
+      'TTFT ratio': (median(ttfts[position]!) / bareTtft).toFixed(3),
+    })),
+  );
+}
+
+await measure('Zero-latency mock model: pure overhead', null, ITERATIONS);
+await measure('Mock model with 20 ms to first token', 20, Math.min(ITERATIONS, 150));
+console.log('\nTargets: < 0.2 ms added per call; TTFT ratio <= 1.05.');
