@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from './document.ts';
-import { mergeDocuments, requireDocument } from './merge-documents.ts';
+import { mergeDocuments } from './merge-documents.ts';
+import { requireDocument } from './require-document.ts';
 
 /**
  * Collapses documents with the same id into one with {@link mergeDocuments}

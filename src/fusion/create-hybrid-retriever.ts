@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { requireDocument } from '../document/merge-documents.ts';
+import { requireDocument } from '../document/require-document.ts';
 import { withProvenance } from '../document/with-provenance.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';

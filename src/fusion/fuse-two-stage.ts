@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { requireDocument } from '../document/merge-documents.ts';
+import { requireDocument } from '../document/require-document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';

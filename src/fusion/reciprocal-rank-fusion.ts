@@ -1,5 +1,6 @@
 import type { Document } from '../document/document.ts';
-import { mergeDocuments, requireDocument } from '../document/merge-documents.ts';
+import { mergeDocuments } from '../document/merge-documents.ts';
+import { requireDocument } from '../document/require-document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 

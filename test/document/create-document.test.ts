@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDocument } from '../../src/document/create-document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { expectInvalidArgument } from './expect-invalid-argument.ts';
 
 describe('createDocument', () => {
   it('keeps a given id, the text and a copy of the metadata', () => {
@@ -44,13 +44,7 @@ describe('createDocument', () => {
     [{ text: 'x', metadata: ['a'] }, 'metadata'],
     [{ text: 'x', metadata: new Map() }, 'metadata'],
   ])('rejects %j naming %s', (options, argument) => {
-    try {
-      createDocument(options as never);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
-    }
+    expectInvalidArgument(() => createDocument(options as never), argument);
   });
 
   it('asks for an id when the metadata cannot be hashed', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { withProvenance } from '../../src/document/with-provenance.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { expectInvalidArgument } from './expect-invalid-argument.ts';
 
 const doc: Document = { id: 'd', text: 't', metadata: {}, provenance: [{ retriever: 'vector', rank: 1 }] };
 
@@ -34,12 +34,6 @@ describe('withProvenance', () => {
     [{ retriever: null }, 'provenance.retriever'],
     [null, 'provenance'],
   ])('rejects %j naming %s', (entry, argument) => {
-    try {
-      withProvenance(doc, entry as never);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
-    }
+    expectInvalidArgument(() => withProvenance(doc, entry as never), argument);
   });
 });

@@ -147,7 +147,7 @@ describe('parseFilter', () => {
           expect(error).toBeInstanceOf(FilterParseError);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
 import { eq, isIn } from '../../src/filter/filter-builder.ts';
 import { FilterParseError } from '../../src/filter/filter-parse-error.ts';
 import { resolveFilter } from '../../src/filter/resolve-filter.ts';
 import { MAX_FILTER_DEPTH } from '../../src/filter/validate-filter.ts';
+import { expectInvalidArgument } from '../document/expect-invalid-argument.ts';
 
 describe('resolveFilter', () => {
   it('parses text', () => {
@@ -40,13 +40,7 @@ describe('resolveFilter', () => {
     [{ $or: [{ tenant: 'a' }] }, 'filter.type'],
     [[], 'filter'],
   ])('rejects the malformed object %j, naming %s', (input, argument) => {
-    try {
-      resolveFilter(input as never);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
-    }
+    expectInvalidArgument(() => resolveFilter(input as never), argument);
   });
 
   it('rejects other input types', () => {

@@ -103,7 +103,7 @@ describe('withRequiredFilter', () => {
           expect(error).toBeInstanceOf(FilterParseError);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 });

@@ -4,6 +4,7 @@ import { ComponentError, InvalidArgumentError, TimeoutError } from '../../src/er
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createHybridRetriever } from '../../src/fusion/create-hybrid-retriever.ts';
 import type { RetrieveOptions, Retriever } from '../../src/retrieval/retriever.ts';
+import { expectInvalidArgument } from '../document/expect-invalid-argument.ts';
 
 function doc(id: string, score: number, metadata: Record<string, unknown> = {}): Document {
   return { id, text: `text of ${id}`, metadata, score };
@@ -168,13 +169,7 @@ describe('createHybridRetriever', () => {
     [{ retrievers: [{ name: 'x', retrieve: () => [] }], timeoutMs: 0 }, 'timeoutMs'],
     [{ name: ' ', retrievers: [{ name: 'x', retrieve: () => [] }] }, 'name'],
   ])('rejects the options %# naming %s at construction', (options, argument) => {
-    try {
-      createHybridRetriever(options as never);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
-    }
+    expectInvalidArgument(() => createHybridRetriever(options as never), argument);
   });
 
   it('rejects bad call options before calling any retriever', async () => {

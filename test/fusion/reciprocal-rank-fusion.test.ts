@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
 import { reciprocalRankFusion } from '../../src/fusion/reciprocal-rank-fusion.ts';
+import { expectInvalidArgument } from '../document/expect-invalid-argument.ts';
 
 function doc(id: string, metadata: Record<string, unknown> = {}, score?: number): Document {
   return { id, text: `text of ${id}`, metadata, ...(score === undefined ? {} : { score }) };
@@ -110,13 +110,7 @@ describe('reciprocalRankFusion', () => {
     [{ topK: 0 }, 'topK'],
     [{ topK: 2.5 }, 'topK'],
   ])('rejects the options %j naming %s', (options, argument) => {
-    try {
-      reciprocalRankFusion([[doc('a')], [doc('b')]], options);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidArgumentError);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
-    }
+    expectInvalidArgument(() => reciprocalRankFusion([[doc('a')], [doc('b')]], options), argument);
   });
 
   it('rejects lists that are not lists of documents', () => {
