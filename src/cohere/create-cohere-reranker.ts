@@ -1,10 +1,9 @@
 import { CohereClientV2 } from 'cohere-ai';
 import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import { applyRerankScores, type RerankScore } from '../rerank/apply-rerank-scores.ts';
-import { callWithTimeout } from '../rerank/call-with-timeout.ts';
-import { validateOptionalPositiveInteger, validateRerankCall } from '../rerank/validate-rerank-options.ts';
-import { wrapRerankerError } from '../rerank/wrap-reranker-error.ts';
+import type { RerankScore } from '../rerank/apply-rerank-scores.ts';
+import { rerankByScores } from '../rerank/rerank-by-scores.ts';
+import { validateOptionalPositiveInteger } from '../rerank/validate-rerank-options.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 
 export interface CohereRerankerOptions {
@@ -38,8 +37,7 @@ export interface CohereRerankerOptions {
  * const { documents, fallback } = await rerankWithFallback({ reranker, query, documents: candidates, topN: 5 });
  */
 export function createCohereReranker(options: CohereRerankerOptions = {}): Reranker {
-  const component = 'reranker';
-  const invalid = (argument: string, message: string) => new InvalidArgumentError({ component, argument, message });
+  const invalid = (argument: string, message: string) => new InvalidArgumentError({ component: 'reranker', argument, message });
   if (options === null || typeof options !== 'object') throw invalid('options', 'expected an options object');
   const { model = 'rerank-v3.5', baseUrl, timeoutMs = 30_000, maxDocuments = 1000, maxTokensPerDoc, maxRetries = 2, name = 'cohere' } = options;
   if (options.client !== undefined && !(options.client instanceof CohereClientV2)) throw invalid('client', 'expected a CohereClientV2');
@@ -49,9 +47,9 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
   }
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model', 'expected a non-empty model id');
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^/\s]+/.test(baseUrl))) throw invalid('baseUrl', 'expected an http(s) URL');
-  validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
-  validateOptionalPositiveInteger(maxDocuments, component, 'maxDocuments');
-  validateOptionalPositiveInteger(maxTokensPerDoc, component, 'maxTokensPerDoc');
+  validateOptionalPositiveInteger(timeoutMs, 'reranker', 'timeoutMs');
+  validateOptionalPositiveInteger(maxDocuments, 'reranker', 'maxDocuments');
+  validateOptionalPositiveInteger(maxTokensPerDoc, 'reranker', 'maxTokensPerDoc');
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw invalid('maxRetries', 'expected a non-negative integer');
   if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'expected a non-empty string');
 
@@ -73,29 +71,22 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
 
   return {
     name,
-    async rerank(query: string, documents: readonly Document[], rerankOptions: RerankOptions = {}): Promise<Document[]> {
-      validateRerankCall(component, query, documents, rerankOptions);
-      if (documents.length === 0) return [];
-      const { topN, minScore, abortSignal } = rerankOptions;
-      const texts = documents.map((document) => document.text);
-      try {
-        const scores = await callWithTimeout({
-          component,
-          operation: `rerank with Cohere ${model}`,
-          timeoutMs,
-          abortSignal,
-          run: async (signal) => {
-            const batches: Promise<RerankScore[]>[] = [];
-            for (let start = 0; start < texts.length; start += maxDocuments) {
-              batches.push(rerankBatch(query, texts.slice(start, start + maxDocuments), start, topN, signal));
-            }
-            return (await Promise.all(batches)).flat();
-          },
-        });
-        return applyRerankScores({ component, query, documents, scores, topN, minScore });
-      } catch (error) {
-        throw wrapRerankerError(error, abortSignal, redact);
-      }
+    rerank(query: string, documents: readonly Document[], rerankOptions: RerankOptions = {}): Promise<Document[]> {
+      return rerankByScores({
+        query,
+        documents,
+        options: rerankOptions,
+        operation: `rerank with Cohere ${model}`,
+        timeoutMs,
+        redact,
+        score: async (texts, signal) => {
+          const batches: Promise<RerankScore[]>[] = [];
+          for (let start = 0; start < texts.length; start += maxDocuments) {
+            batches.push(rerankBatch(query, texts.slice(start, start + maxDocuments), start, rerankOptions.topN, signal));
+          }
+          return (await Promise.all(batches)).flat();
+        },
+      });
     },
   };
 }

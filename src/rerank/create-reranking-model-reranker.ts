@@ -2,15 +2,13 @@ import { rerank, type RerankingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
-import { applyRerankScores } from './apply-rerank-scores.ts';
-import { callWithTimeout } from './call-with-timeout.ts';
-import { validateOptionalPositiveInteger, validateRerankCall } from './validate-rerank-options.ts';
-import { wrapRerankerError } from './wrap-reranker-error.ts';
+import { rerankByScores } from './rerank-by-scores.ts';
+import { validateOptionalPositiveInteger } from './validate-rerank-options.ts';
 
 export interface RerankingModelRerankerOptions {
   /** Any AI SDK reranking model, e.g. `cohere.reranking('rerank-v3.5')` from `@ai-sdk/cohere`. */
   readonly model: RerankingModel;
-  /** Reported in errors and provenance. Default `reranking-model`. */
+  /** Reported in errors. Default `reranking-model`. */
   readonly name?: string;
   /** Deadline for one rerank call, retries included. Default 30 000 ms. */
   readonly timeoutMs?: number;
@@ -46,24 +44,18 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
 
   return {
     name,
-    async rerank(query: string, documents: readonly Document[], rerankOptions: RerankOptions = {}): Promise<Document[]> {
-      validateRerankCall(component, query, documents, rerankOptions);
-      if (documents.length === 0) return [];
-      const { topN, minScore, abortSignal } = rerankOptions;
-      try {
-        const result = await callWithTimeout({
-          component,
-          operation: 'rerank',
-          timeoutMs,
-          abortSignal,
-          run: (signal) =>
-            rerank({ model, query, documents: documents.map((document) => document.text), topN, maxRetries, abortSignal: signal }),
-        });
-        const scores = result.ranking.map(({ originalIndex, score }) => ({ index: originalIndex, score }));
-        return applyRerankScores({ component, query, documents, scores, topN, minScore });
-      } catch (error) {
-        throw wrapRerankerError(error, abortSignal);
-      }
+    rerank(query: string, documents: readonly Document[], rerankOptions: RerankOptions = {}): Promise<Document[]> {
+      return rerankByScores({
+        query,
+        documents,
+        options: rerankOptions,
+        operation: `rerank with ${name}`,
+        timeoutMs,
+        score: async (texts, signal) => {
+          const result = await rerank({ model, query, documents: texts, topN: rerankOptions.topN, maxRetries, abortSignal: signal });
+          return result.ranking.map(({ originalIndex, score }) => ({ index: originalIndex, score }));
+        },
+      });
     },
   };
 }
