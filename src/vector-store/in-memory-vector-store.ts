@@ -60,6 +60,11 @@ const internals = new WeakMap<InMemoryVectorStore, InMemoryVectorStoreInternals>
  * search is exact (every vector is scored) and runs at about memory bandwidth.
  * Scores are cosine similarities. Equal scores are ordered by id.
  *
+ * Each store owns a WebAssembly memory, and each such memory reserves several
+ * GiB of address space: a process holds at most some thousands of stores at
+ * once (about 16 000 on x64 Linux). For per-tenant or per-conversation data,
+ * share one store and filter on metadata.
+ *
  * @example
  * ```ts
  * const store = createInMemoryVectorStore({ embeddingModel: openai.embedding('text-embedding-3-small') });

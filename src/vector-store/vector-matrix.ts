@@ -1,3 +1,4 @@
+import { ComponentError } from '../errors/component-error.ts';
 import { instantiateDotKernel } from './kernel/dot-kernel.ts';
 
 const PAGE_BYTES = 65_536;
@@ -40,7 +41,7 @@ export function createVectorMatrix({ dimensions, initialCapacity }: { dimensions
 
   const pagesFor = (rows: number) => Math.ceil((rowsOffset + rows * (rowBytes + 4)) / PAGE_BYTES);
   let capacity = Math.min(initialCapacity, maxRows);
-  const kernel = instantiateDotKernel(pagesFor(capacity));
+  const kernel = allocating(() => instantiateDotKernel(pagesFor(capacity)));
   let floats = new Float32Array(kernel.memory.buffer);
 
   // Writes the padding lanes too: they may hold old scores after the matrix grew.
@@ -60,7 +61,7 @@ export function createVectorMatrix({ dimensions, initialCapacity }: { dimensions
       if (rows > maxRows) throw new RangeError(`${rows} rows exceed the maximum of ${maxRows}`);
       const grown = Math.min(maxRows, Math.max(rows, capacity * 2, MIN_GROWTH_ROWS));
       const extraPages = pagesFor(grown) - kernel.memory.buffer.byteLength / PAGE_BYTES;
-      if (extraPages > 0) kernel.memory.grow(extraPages);
+      if (extraPages > 0) allocating(() => kernel.memory.grow(extraPages));
       capacity = grown;
       floats = new Float32Array(kernel.memory.buffer);
     },
@@ -82,4 +83,18 @@ export function createVectorMatrix({ dimensions, initialCapacity }: { dimensions
       return floats.subarray(scoresOffset / 4, scoresOffset / 4 + count);
     },
   };
+}
+
+/**
+ * Out of memory, or out of address space: each WebAssembly memory reserves
+ * several GiB of virtual addresses, which caps a process at some thousands of
+ * live stores.
+ */
+function allocating<T>(allocate: () => T): T {
+  try {
+    return allocate();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new ComponentError({ component: 'vector-store', operation: 'allocate memory', cause: error });
+  }
 }
