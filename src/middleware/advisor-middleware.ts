@@ -72,7 +72,8 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     return { key: turnKey(params.prompt, values), request };
   };
 
-  const advisedPrompt = (advised: AdvisedRequest, params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
+  const advisedPrompt = async (advised: AdvisedRequest, params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
+    unchangedPrompt(advised, params.prompt) ??
     Promise.resolve(model.supportedUrls).then((supportedUrls) =>
       toModelPrompt({
         instructions: advised.instructions,
@@ -97,9 +98,11 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     specificationVersion: 'v4',
 
     async wrapStream({ params, model }) {
-      const key = turnKey(params.prompt, advisorValues(params));
-      const continued = isContinuation(params.prompt) ? pending.get(key) : undefined;
-      if (continued) return continueStream({ key, turn: continued, params, model });
+      if (isContinuation(params.prompt)) {
+        const key = turnKey(params.prompt, advisorValues(params));
+        const continued = pending.get(key);
+        if (continued) return continueStream({ key, turn: continued, params, model });
+      }
 
       const { request } = startTurn(params, model);
       const turn = deferredTurn();
@@ -117,6 +120,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             onEnd: (step, outcome) => {
               const messages = withStep([], step, outcome);
               if (outcome === 'finished' && step.finishReason === 'tool-calls') {
+                const key = turnKey(params.prompt, advisorValues(params));
                 keepPending(key, { advised, finish: turn.resolve, completed: turn.completed, advisedPrompt: stepPrompt }, messages);
               } else {
                 turn.resolve(stepResponse(advised, step, messages, outcome));
@@ -134,11 +138,11 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     },
 
     async wrapGenerate({ params, model }) {
-      const key = turnKey(params.prompt, advisorValues(params));
-      const continued = isContinuation(params.prompt) ? pending.get(key) : undefined;
+      const key = isContinuation(params.prompt) ? turnKey(params.prompt, advisorValues(params)) : undefined;
+      const continued = key === undefined ? undefined : pending.get(key);
       const priorMessages = continued ? fromModelPrompt(params.prompt.slice(lastUserIndex(params.prompt) + 1)).messages as ResponseMessage[] : [];
 
-      if (continued) {
+      if (continued && key !== undefined) {
         const prompt = [...continued.advisedPrompt, ...params.prompt.slice(lastUserIndex(params.prompt) + 1)];
         const result = await callStep(model, { ...params, prompt }, continued.advised);
         if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
@@ -162,7 +166,8 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         const result = await callStep(model, { ...params, prompt: advisedModelPrompt }, advised);
         raw = result.raw;
         if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
-          keepPending(key, { advised, finish: turn.resolve, completed: turn.completed, advisedPrompt: advisedModelPrompt }, result.messages);
+          const turnId = turnKey(params.prompt, advisorValues(params));
+          keepPending(turnId, { advised, finish: turn.resolve, completed: turn.completed, advisedPrompt: advisedModelPrompt }, result.messages);
           firstStep.resolve('pending');
           return turn.response;
         }
@@ -373,6 +378,13 @@ function generateResultOf(response: AdvisedResponse): Awaited<ReturnType<Languag
     },
     warnings: [],
   };
+}
+
+/** The original prompt when no advisor changed the messages or the instructions. */
+function unchangedPrompt(advised: AdvisedRequest, prompt: LanguageModelV4Prompt): LanguageModelV4Prompt | undefined {
+  const original = fromModelPrompt(prompt);
+  if (advised.instructions !== original.instructions || advised.messages.length !== original.messages.length) return undefined;
+  return advised.messages.every((message, index) => message === original.messages[index]) ? prompt : undefined;
 }
 
 function isContinuation(prompt: LanguageModelV4Prompt): boolean {
