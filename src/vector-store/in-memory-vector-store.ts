@@ -214,7 +214,8 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
         return {
           id,
           text,
-          metadata,
+          // A copy: a caller editing a result must not edit the store.
+          metadata: { ...metadata },
           score,
           provenance: [{ ...(query === undefined ? {} : { query }), retriever: name, rank: index + 1, score }],
         };

@@ -220,12 +220,14 @@ describe('createInMemoryVectorStore', () => {
       expect(await store.search({ vector: [0, 1] })).toMatchObject([{ id: 'a', text: 'second' }]);
     });
 
-    it('does not see later changes to the caller’s metadata object', async () => {
+    it('is not changed by later edits to the added or the returned metadata objects', async () => {
       const metadata: Record<string, unknown> = { tag: 'a' };
       const store = createInMemoryVectorStore();
       await store.add([{ id: 'a', text: '', metadata, embedding: [1, 0] }]);
       metadata.tag = 'changed';
-      expect(await store.search({ vector: [1, 0], filter: eq('tag', 'a') })).toHaveLength(1);
+      const [result] = await store.search({ vector: [1, 0], filter: eq('tag', 'a') });
+      (result.metadata as Record<string, unknown>).tag = 'edited';
+      expect(await store.search({ vector: [1, 0], filter: eq('tag', 'a') })).toMatchObject([{ metadata: { tag: 'a' } }]);
     });
 
     it('rejects a vector of another dimension, naming both, and stores nothing from that batch', async () => {
