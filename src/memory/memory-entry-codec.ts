@@ -42,9 +42,13 @@ export function encodeValue(value: unknown): unknown {
   return Object.hasOwn(value, TAG) ? tag('object', encoded) : encoded;
 }
 
+/** Reverses `encodeValue`. Works in place: pass a value fresh from `JSON.parse`, owned by the caller. */
 export function decodeValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(decodeValue);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) value[index] = decodeValue(value[index]);
+    return value;
+  }
   if (Object.hasOwn(value, TAG)) {
     const { [TAG]: type, value: payload } = value as Tagged;
     switch (type) {
@@ -67,8 +71,10 @@ export function decodeValue(value: unknown): unknown {
   return decodeObject(value as Record<string, unknown>);
 }
 
+// Assigning to an existing own property (even one named "__proto__", as JSON.parse creates it) never touches the prototype.
 function decodeObject(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, decodeValue(item)]));
+  for (const key of Object.keys(value)) value[key] = decodeValue(value[key]);
+  return value;
 }
 
 function tag(type: Tagged[typeof TAG], value: unknown): Tagged {

@@ -1,0 +1,177 @@
+/**
+ * Chat memory: append and read cost for conversations of 10, 1k and 10k
+ * messages on each store (in-memory, Redis, PostgreSQL), next to the
+ * read-modify-write pattern langchain4j and Spring AI use (load the whole
+ * history, add the turn, write the whole history back), in one run.
+ *
+ * Reported per store and size (median of repeated operations):
+ *   append      appendTurn of one 2-message turn
+ *   read(20)    ChatMemory read through a 20-message window (reads the tail only)
+ *   read(all)   the whole history
+ * and the append ratio 10k / 10 (target: within 2x).
+ *
+ *   REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/memory.ts
+ */
+import type { ModelMessage } from 'ai';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { createChatMemory, inMemoryChatMemoryStore, messageWindow, type ChatMemoryStore, type MemoryEntry } from '../src/index.ts';
+import { postgresChatMemoryStore } from '../src/postgres/index.ts';
+import { redisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
+
+const SIZES = [10, 1_000, 10_000];
+const APPENDS = Number(process.env.APPENDS ?? 200);
+const READS = Number(process.env.READS ?? 50);
+// Read-modify-write appends rewrite the whole history: fewer samples keep the run short.
+const RMW_APPENDS = 20;
+
+interface Contender {
+  readonly name: string;
+  readonly store: ChatMemoryStore;
+  readonly appends: number;
+}
+
+function turn(index: number): MemoryEntry[] {
+  const metadata = { turnId: `t${index}`, createdAt: new Date() };
+  const messages: ModelMessage[] = [
+    { role: 'user', content: `Question number ${index}: what is the weather like in city ${index}?` },
+    { role: 'assistant', content: [{ type: 'text', text: `In city ${index} it is sunny, 21 degrees, light wind from the west.` }] },
+  ];
+  return messages.map((message) => ({ message, metadata }));
+}
+
+async function fill(store: ChatMemoryStore, conversationId: string, messages: number): Promise<void> {
+  // Batches of 250 turns keep set-up fast; every entry keeps its own turn id.
+  for (let start = 0; start < messages / 2; start += 250) {
+    const entries = Array.from({ length: Math.min(250, messages / 2 - start) }, (_, offset) => turn(start + offset)).flat();
+    await store.appendTurn(conversationId, { entries });
+  }
+}
+
+async function median(runs: number, operation: (index: number) => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const start = performance.now();
+    await operation(index);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** The langchain4j / Spring AI pattern over any backend that stores one blob per conversation. */
+function readModifyWriteStore(name: string, blob: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void> }): ChatMemoryStore {
+  return {
+    name,
+    async appendTurn(conversationId, { entries }) {
+      const history = JSON.parse((await blob.get(conversationId)) ?? '[]') as unknown[];
+      history.push(...entries);
+      await blob.set(conversationId, JSON.stringify(history));
+    },
+    async read(conversationId) {
+      return { entries: JSON.parse((await blob.get(conversationId)) ?? '[]') };
+    },
+    async clear() {},
+  };
+}
+
+async function main(): Promise<void> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const runId = crypto.randomUUID().slice(0, 8);
+  const inMemoryBlobs = new Map<string, string>();
+  const contenders: Contender[] = [
+    { name: 'in-memory (ours, array push)', store: inMemoryChatMemoryStore(), appends: APPENDS },
+    {
+      name: 'in-memory read-modify-write (langchain4j/Spring pattern)',
+      store: readModifyWriteStore('rmw-memory', { get: async (id) => inMemoryBlobs.get(id) ?? null, set: async (id, value) => void inMemoryBlobs.set(id, value) }),
+      appends: RMW_APPENDS,
+    },
+  ];
+
+  const redisUrl = process.env.REDIS_URL;
+  if (redisUrl) {
+    const keyPrefix = `ai-advisors-bench:${runId}`;
+    const client = createClient({ url: redisUrl }) as AnyRedisClient;
+    await client.connect();
+    cleanups.push(async () => {
+      for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+      await client.close();
+    });
+    contenders.push(
+      { name: 'redis (ours, MULTI + RPUSH)', store: redisChatMemoryStore({ client, keyPrefix }), appends: APPENDS },
+      {
+        name: 'redis read-modify-write (GET + SET blob)',
+        store: readModifyWriteStore('rmw-redis', {
+          get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
+          set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
+        }),
+        appends: RMW_APPENDS,
+      },
+    );
+  } else {
+    console.warn('REDIS_URL is not set: skipping Redis.');
+  }
+
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl });
+    const tableName = `chat_memory_bench_${runId}`;
+    await pool.query(`CREATE TABLE "${tableName}_rmw" (conversation_id text PRIMARY KEY, history text NOT NULL)`);
+    cleanups.push(async () => {
+      await pool.query(`DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`);
+      await pool.end();
+    });
+    contenders.push(
+      { name: 'postgres (ours, one multi-row INSERT)', store: postgresChatMemoryStore({ pool, tableName }), appends: APPENDS },
+      {
+        name: 'postgres read-modify-write (SELECT + UPSERT blob)',
+        store: readModifyWriteStore('rmw-postgres', {
+          get: async (id) => (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
+          set: async (id, value) =>
+            void (await pool.query(
+              `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
+              [id, value],
+            )),
+        }),
+        appends: RMW_APPENDS,
+      },
+    );
+  } else {
+    console.warn('DATABASE_URL is not set: skipping PostgreSQL.');
+  }
+
+  const rows: Array<Record<string, string>> = [];
+  try {
+    for (const contender of contenders) {
+      const windowed = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
+      const appendBySize = new Map<number, number>();
+      const warmUp = `bench-${runId}-warm-up`;
+      await fill(contender.store, warmUp, 100);
+      await median(contender.appends, (index) => contender.store.appendTurn(warmUp, { entries: turn(index) }));
+      await median(READS, () => windowed.read(warmUp));
+      for (const size of SIZES) {
+        const conversationId = `bench-${runId}-${size}`;
+        await fill(contender.store, conversationId, size);
+        // Warm up connections, JIT and (for PostgreSQL) table creation before timing.
+        await contender.store.read(conversationId, { last: 1 });
+        const append = await median(contender.appends, (index) => contender.store.appendTurn(conversationId, { entries: turn(size + index) }));
+        const readWindow = await median(READS, () => windowed.read(conversationId));
+        const readAll = await median(Math.min(READS, 10), () => contender.store.read(conversationId));
+        appendBySize.set(size, append);
+        rows.push({
+          store: contender.name,
+          messages: size.toLocaleString('en'),
+          'append (ms)': append.toFixed(3),
+          'read(20) (ms)': readWindow.toFixed(3),
+          'read(all) (ms)': readAll.toFixed(3),
+          'append vs 10': (append / appendBySize.get(SIZES[0])!).toFixed(2) + 'x',
+        });
+      }
+    }
+  } finally {
+    for (const cleanup of cleanups) await cleanup();
+  }
+  console.table(rows);
+}
+
+await main();
