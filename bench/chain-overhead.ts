@@ -8,14 +8,14 @@
  * Run: npx tsx bench/chain-overhead.ts
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { simulateReadableStream, streamText, wrapLanguageModel, type LanguageModel } from 'ai';
+import { simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { advisorMiddleware, createChatClient, type Advisor } from '../src/index.ts';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 1500);
 const WARMUP = 200;
 
-function mockModel(firstTokenDelayMs: number | null): LanguageModel {
+function mockModel(firstTokenDelayMs: number | null): MockLanguageModelV4 {
   const chunks: LanguageModelV4StreamPart[] = [
     { type: 'stream-start', warnings: [] },
     { type: 'text-start', id: 't' },
@@ -46,7 +46,7 @@ const noOpAdvisors: Advisor[] = Array.from({ length: 6 }, (_, index) => ({
 
 type Variant = { name: string; run: () => AsyncIterable<string> };
 
-function variants(model: LanguageModel): Variant[] {
+function variants(model: MockLanguageModelV4): Variant[] {
   const client = createChatClient({ model, advisors: noOpAdvisors });
   const wrapped = wrapLanguageModel({ model, middleware: advisorMiddleware(noOpAdvisors) });
   return [
