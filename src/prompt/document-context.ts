@@ -1,4 +1,5 @@
 import type { Document } from '../document/document.ts';
+import { requireDocument } from '../document/require-document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 
 const COMPONENT = 'document-context';
@@ -129,23 +130,7 @@ function validateDocuments(documents: unknown): asserts documents is readonly Do
   if (!Array.isArray(documents)) {
     throw new InvalidArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
   }
-  documents.forEach((document: unknown, position) => {
-    const candidate = document as Partial<Document> | null;
-    if (
-      candidate === null ||
-      typeof candidate !== 'object' ||
-      typeof candidate.id !== 'string' ||
-      typeof candidate.text !== 'string' ||
-      candidate.metadata === null ||
-      typeof candidate.metadata !== 'object'
-    ) {
-      throw new InvalidArgumentError({
-        component: COMPONENT,
-        argument: `documents[${position}]`,
-        message: 'expected a document with a string id, a string text and a metadata object',
-      });
-    }
-  });
+  documents.forEach((document: unknown, position) => requireDocument(document, `documents[${position}]`));
 }
 
 function validateMetadataKeys(metadataKeys: unknown): void {

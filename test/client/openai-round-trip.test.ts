@@ -45,14 +45,22 @@ describe('createChatClient over @ai-sdk/openai chat completions (HTTP fixture)',
   afterEach(() => expect(fixture.violations).toEqual([]));
   afterAll(() => fixture.close());
 
-  const weatherTool = (calls: unknown[]) =>
-    tool({
-      description: 'Current temperature of a city',
-      inputSchema: z.object({ city: z.string() }),
-      execute: async (input) => {
-        calls.push(input);
-        return { city: input.city, celsius: 21 };
+  /** A client with the house rules and a weather tool that records its calls, running up to three steps. */
+  const weatherChat = (calls: unknown[]) =>
+    createChatClient({
+      model: openai.chat('gpt-4o-mini'),
+      advisors: [houseRules],
+      tools: {
+        weather: tool({
+          description: 'Current temperature of a city',
+          inputSchema: z.object({ city: z.string() }),
+          execute: async (input) => {
+            calls.push(input);
+            return { city: input.city, celsius: 21 };
+          },
+        }),
       },
+      stopWhen: isStepCount(3),
     });
 
   it('streams text chunk by chunk, with advisor instructions as the system message and usage from the final chunk', async () => {
@@ -87,12 +95,7 @@ describe('createChatClient over @ai-sdk/openai chat completions (HTTP fixture)',
       { type: 'text', text: 'It is 21 °C in Paris.' },
     );
     const calls: unknown[] = [];
-    const chat = createChatClient({
-      model: openai.chat('gpt-4o-mini'),
-      advisors: [houseRules],
-      tools: { weather: weatherTool(calls) },
-      stopWhen: isStepCount(3),
-    });
+    const chat = weatherChat(calls);
     const start = fixture.requests.length;
 
     const result = chat.stream({ prompt: 'Weather in Paris?' });
@@ -131,12 +134,7 @@ describe('createChatClient over @ai-sdk/openai chat completions (HTTP fixture)',
       { type: 'text', text: 'Oslo: 21 °C.' },
     );
     const calls: unknown[] = [];
-    const chat = createChatClient({
-      model: openai.chat('gpt-4o-mini'),
-      advisors: [houseRules],
-      tools: { weather: weatherTool(calls) },
-      stopWhen: isStepCount(3),
-    });
+    const chat = weatherChat(calls);
     const start = fixture.requests.length;
 
     const response = await chat.generate({ prompt: 'Weather in Oslo?' });
