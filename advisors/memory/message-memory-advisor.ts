@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
-import { ConversationId, type Advisor } from '../../src/index.ts';
+import type { Advisor } from '../../src/index.ts';
+import { loadHistory } from './load-history.ts';
 import { validateMemoryAdvisorOptions, type ChatMemoryAdvisorOptions } from './memory-advisor-options.ts';
 import { storeTurn } from './store-turn.ts';
-import { splitSystem } from './split-system.ts';
 
 /**
  * Chat memory as messages: the conversation's (windowed) history is sent
@@ -24,10 +24,7 @@ export function messageMemoryAdvisor(options: ChatMemoryAdvisorOptions): Advisor
     name,
     order,
     async before(request) {
-      const conversationId = request.context.require(ConversationId, name);
-      const entries = await memory.read(conversationId, { abortSignal: request.abortSignal });
-      const { instructions, history } = splitSystem(entries, request.instructions);
-      request.context.annotate(name, { conversationId, historyMessages: history.length });
+      const { instructions, history } = await loadHistory(request, { memory, name });
       const messages: ModelMessage[] = [...history, ...request.input];
       return { ...request, messages, instructions };
     },

@@ -1,6 +1,6 @@
-import { ConversationId, InvalidArgumentError, renderMessages, type Advisor } from '../../src/index.ts';
+import { InvalidArgumentError, renderMessages, type Advisor } from '../../src/index.ts';
+import { loadHistory } from './load-history.ts';
 import { validateMemoryAdvisorOptions, type ChatMemoryAdvisorOptions } from './memory-advisor-options.ts';
-import { splitSystem } from './split-system.ts';
 import { storeTurn } from './store-turn.ts';
 
 export interface PromptMemoryAdvisorOptions extends ChatMemoryAdvisorOptions {
@@ -33,10 +33,7 @@ export function promptMemoryAdvisor(options: PromptMemoryAdvisorOptions): Adviso
     name,
     order,
     async before(request) {
-      const conversationId = request.context.require(ConversationId, name);
-      const entries = await memory.read(conversationId, { abortSignal: request.abortSignal });
-      const { instructions, history } = splitSystem(entries, request.instructions);
-      request.context.annotate(name, { conversationId, historyMessages: history.length });
+      const { instructions, history } = await loadHistory(request, { memory, name });
       if (history.length === 0) return { ...request, messages: [...request.input], instructions };
       // A replacer function, so "$&" and the like in the history stay literal.
       const rendered = template.replace('{memory}', () => renderMessages(history));
