@@ -5,7 +5,7 @@ import { parseDocumentContext, type ParsedDocument } from '../prompt/document-co
 export interface OfflinePrompt {
   /** The last user message's own text: outside any documents block, without template wording. */
   readonly question: string;
-  /** Documents injected into the system instructions or the last user message. */
+  /** Documents injected into the system instructions or the user messages of the current turn. */
   readonly documents: readonly ParsedDocument[];
   /** Earlier conversation text (user and assistant messages, instructions), oldest first. */
   readonly history: readonly string[];
@@ -37,25 +37,26 @@ export function readOfflinePrompt(
     return (wording ?? []).reduce((remaining, literal) => remaining.replace(literal, ''), text).trim();
   };
 
-  const lastUser = prompt.findLastIndex((message) => message.role === 'user');
+  // The current turn: the messages after the last answer. Its user messages may carry the documents
+  // apart from the question, so the question is the last one with text of its own.
+  const turnStart = prompt.findLastIndex((message) => message.role === 'assistant' || message.role === 'tool') + 1;
   const documents: ParsedDocument[] = [];
-  const history: string[] = [];
-  let question = '';
-  prompt.forEach((message, position) => {
+  const ownTexts = prompt.map((message, position) => {
     const text = messageText(message);
-    if (message.role === 'system' || position === lastUser) {
-      const parsed = parseDocumentContext(text);
-      documents.push(...parsed.documents);
-      if (position === lastUser) question = withoutTemplate(parsed.rest);
-      else history.push(withoutTemplate(parsed.rest));
-    } else if (message.role === 'user') {
-      history.push(withoutTemplate(parseDocumentContext(text).rest));
-    } else if (message.role === 'assistant') {
-      const quotable = readAssistantText(text);
-      if (quotable !== undefined) history.push(quotable);
-    }
+    if (message.role === 'assistant') return readAssistantText(text) ?? '';
+    if (message.role === 'tool') return '';
+    const parsed = parseDocumentContext(text);
+    if (message.role === 'system' || position >= turnStart) documents.push(...parsed.documents);
+    return withoutTemplate(parsed.rest);
   });
-  return { question, documents, history: history.filter((text) => text !== '') };
+  const questionAt = prompt.findLastIndex(
+    (message, position) => message.role === 'user' && position >= turnStart && ownTexts[position] !== '',
+  );
+  return {
+    question: questionAt === -1 ? '' : ownTexts[questionAt],
+    documents,
+    history: ownTexts.filter((text, position) => position !== questionAt && text !== ''),
+  };
 }
 
 function messageText(message: LanguageModelV4Message): string {
