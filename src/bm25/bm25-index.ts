@@ -66,6 +66,8 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
   let normsStale = true;
   // Query scratch space, zeroed again after every search.
   let accumulators = new Float64Array(0);
+  // Per-term counting space for one document being indexed, zeroed again after each document.
+  let termCounts = new Uint32Array(1024);
   let touched = new Uint32Array(0);
 
   const termId = (term: string): number => {
@@ -202,17 +204,18 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
     },
 
     upsert(document, documentTerms) {
-      const counts = new Map<number, number>();
+      const distinct: number[] = [];
       for (const term of documentTerms) {
         const id = termId(term);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
+        if (id >= termCounts.length) termCounts = growTo(termCounts, terms.length);
+        if (termCounts[id]++ === 0) distinct.push(id);
       }
-      const frequencies = new Uint32Array(2 * counts.size);
-      let index = 0;
-      for (const [id, frequency] of counts) {
-        frequencies[index++] = id;
-        frequencies[index++] = frequency;
-      }
+      const frequencies = new Uint32Array(2 * distinct.length);
+      distinct.forEach((id, position) => {
+        frequencies[2 * position] = id;
+        frequencies[2 * position + 1] = termCounts[id];
+        termCounts[id] = 0;
+      });
       upsertFrequencies(document, frequencies);
     },
 

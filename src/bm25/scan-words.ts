@@ -25,7 +25,10 @@ export function scanWords(
   onWord: (word: string) => void,
   onUnspacedRun: (run: string) => void,
 ): void {
-  for (const match of text.matchAll(TOKEN)) {
+  // A private stateful regex with an exec loop: measurably cheaper than matchAll on large corpora.
+  const token = new RegExp(TOKEN);
+  let match: RegExpExecArray | null;
+  while ((match = token.exec(text)) !== null) {
     const word = match[1];
     if (word !== undefined) onWord(word);
     else onUnspacedRun(match[2]);
