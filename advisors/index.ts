@@ -2,3 +2,4 @@ export * from './logging/index.ts';
 export * from './metadata/index.ts';
 export * from './safeguard/index.ts';
 export * from './memory/index.ts';
+export * from './rag/index.ts';

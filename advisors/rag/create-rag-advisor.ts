@@ -1,0 +1,120 @@
+import type { ModelMessage } from 'ai';
+import type { AdvisedRequest, Advisor } from '../../src/chain/advisor.ts';
+import { answerDirectly, streamDirectAnswer } from '../../src/chain/answer-directly.ts';
+import { userText } from '../../src/chain/request-text.ts';
+import { AdvisorContext } from '../../src/context/advisor-context.ts';
+import type { Document } from '../../src/document/document.ts';
+import type { FilterExpression } from '../../src/filter/filter-expression.ts';
+import { withRequiredFilter } from '../../src/filter/with-required-filter.ts';
+import type { RetrieveOptions, Retriever } from '../../src/retrieval/retriever.ts';
+import type { DocumentInjector } from './document-injector.ts';
+import { replaceLastUserText } from './document-injector.ts';
+import { renderNoContextTemplate, type NoContextOptions } from './no-context-policy.ts';
+import { RagMinScore, RagTopK } from './rag-context-keys.ts';
+import { documentRefs, type RetrievalTrace } from './retrieval-trace.ts';
+
+/** One run of an advisor's retrieval stage. */
+export interface RetrievalStageCall {
+  readonly query: string;
+  readonly history: readonly ModelMessage[];
+  readonly context: AdvisorContext;
+  readonly abortSignal?: AbortSignal;
+  /** Overrides the advisor's `topK` (from `RagTopK` or a retriever call). */
+  readonly topK?: number;
+  /** Overrides the advisor's `minScore`. */
+  readonly minScore?: number;
+  readonly filter?: FilterExpression;
+}
+
+export interface RetrievalStageResult {
+  /** The documents to inject, best first (or in the post-processors' order). */
+  readonly documents: Document[];
+  readonly trace: RetrievalTrace;
+}
+
+/** A RAG advisor, with its retrieval stage exposed for evaluation and reuse. */
+export interface RagAdvisor extends Advisor {
+  /**
+   * The advisor's retrieval stage (everything but the injection) as a
+   * `Retriever`: `evaluateRetrieval({ retriever: advisor.retriever, ... })`
+   * measures exactly what the advisor would inject. Call options override the
+   * advisor's `topK`, `minScore`, and are AND-ed with its filter.
+   */
+  readonly retriever: Retriever;
+}
+
+/**
+ * The part all RAG advisors share: read the per-call settings, run the
+ * retrieval stage, then inject the documents into the last user message and
+ * expose them as `sources` or, with nothing retrieved, apply the no-context
+ * policy; record documents and trace in the metadata under `name`.
+ */
+export function createRagAdvisor({
+  name,
+  order,
+  injector,
+  noContext: { noContext, noContextTemplate, noContextAnswer },
+  requestFilter,
+  retrieve,
+}: {
+  name: string;
+  order: number;
+  injector: DocumentInjector;
+  noContext: Required<NoContextOptions>;
+  requestFilter: (context: AdvisorContext) => FilterExpression | undefined;
+  retrieve: (call: RetrievalStageCall) => Promise<RetrievalStageResult>;
+}): RagAdvisor {
+  const prepare = async (request: AdvisedRequest): Promise<{ request: AdvisedRequest; answer?: string }> => {
+    const { context, abortSignal } = request;
+    const query = userText(request);
+    if (query.trim() === '') {
+      context.annotate(name, { documents: [], skipped: 'the user input has no text to search with' });
+      return { request };
+    }
+    // Read (and so validate) every per-call setting before any retrieval.
+    const call: RetrievalStageCall = {
+      query,
+      history: request.messages.slice(0, Math.max(0, request.messages.length - request.input.length)),
+      context,
+      abortSignal,
+      topK: context.get(RagTopK),
+      minScore: context.get(RagMinScore),
+      filter: requestFilter(context),
+    };
+    const { documents, trace } = await retrieve(call);
+    if (documents.length === 0) {
+      context.annotate(name, { documents: [], noContext: true, noContextPolicy: noContext, trace });
+      if (noContext === 'skip') return { request, answer: noContextAnswer };
+      if (noContext === 'answer-anyway') return { request };
+      return { request: replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question)) };
+    }
+    context.annotate(name, { documents: documentRefs(documents), noContext: false, trace });
+    const injected = injector.inject(request, documents);
+    return { request: { ...injected, sources: [...request.sources, ...documents] } };
+  };
+
+  const retriever: Retriever = {
+    name,
+    async retrieve(query: string, options: RetrieveOptions = {}) {
+      const context = new AdvisorContext();
+      const required = requestFilter(context);
+      const filter = required === undefined ? options.filter : withRequiredFilter(required, options.filter);
+      const { documents } = await retrieve({ query, history: [], context, abortSignal: options.abortSignal, topK: options.topK, minScore: options.minScore, filter });
+      return documents;
+    },
+  };
+
+  return {
+    name,
+    order,
+    retriever,
+    async aroundCall(request, next) {
+      const { request: prepared, answer } = await prepare(request);
+      return answer === undefined ? next(prepared) : answerDirectly(prepared, { advisor: name, text: answer });
+    },
+    async aroundStream(request, next) {
+      const { request: prepared, answer } = await prepare(request);
+      return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
+    },
+  };
+}

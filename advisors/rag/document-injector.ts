@@ -1,0 +1,58 @@
+import type { ModelMessage, UserModelMessage } from 'ai';
+import type { AdvisedRequest } from '../../src/chain/advisor.ts';
+import { messageText } from '../../src/chain/request-text.ts';
+import type { Document } from '../../src/document/document.ts';
+import { formatDocumentContext } from '../../src/prompt/document-context.ts';
+import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../src/prompt/context-template.ts';
+import { checkOptionsObject, checkStringList, invalidOption } from './validate-rag-options.ts';
+
+export interface DocumentInjectorOptions {
+  /** A template with `{question}` and `{context}`. Default `DEFAULT_CONTEXT_TEMPLATE`. */
+  readonly template?: string;
+  /** Metadata keys shown as attributes of each document (title is always shown). */
+  readonly metadataKeys?: readonly string[];
+}
+
+/** Puts retrieved documents into the messages sent to the model. */
+export interface DocumentInjector {
+  inject(request: AdvisedRequest, documents: readonly Document[]): AdvisedRequest;
+}
+
+/**
+ * The default injector: renders the template with the user's question and
+ * the documents in the escaped `<documents>` format, and puts the result in
+ * place of the text of the LAST user message of `request.messages`. The
+ * request's `input` is left as the user wrote it, so memory stores the
+ * unaugmented message. Document text cannot close its element or pose as an
+ * instruction: it is escaped, and the template tells the model it is data.
+ *
+ * @example
+ * createDocumentInjector({ metadataKeys: ['source', 'updatedAt'] })
+ */
+export function createDocumentInjector(options: DocumentInjectorOptions = {}): DocumentInjector {
+  checkOptionsObject(options, ['template', 'metadataKeys'], 'document-injector');
+  const { template = DEFAULT_CONTEXT_TEMPLATE, metadataKeys = [] } = options;
+  validateContextTemplate(template, 'document-injector');
+  checkStringList(metadataKeys, 'document-injector', 'metadataKeys');
+  formatDocumentContext([], { metadataKeys });
+  return {
+    inject: (request, documents) =>
+      replaceLastUserText(request, (question) => renderContextTemplate({ template, question, context: formatDocumentContext(documents, { metadataKeys }) })),
+  };
+}
+
+/**
+ * A copy of the request whose last user message has its text replaced by
+ * `render(originalText)`; its other parts (images, files) are kept.
+ */
+export function replaceLastUserText(request: AdvisedRequest, render: (question: string) => string): AdvisedRequest {
+  const index = request.messages.findLastIndex((message) => message.role === 'user');
+  if (index === -1) throw invalidOption('document-injector', 'messages', 'there is no user message to add the documents to');
+  const message = request.messages[index] as UserModelMessage;
+  const text = render(messageText(message));
+  const content: UserModelMessage['content'] =
+    typeof message.content === 'string' ? text : [{ type: 'text', text }, ...message.content.filter((part) => part.type !== 'text')];
+  const messages: ModelMessage[] = [...request.messages];
+  messages[index] = { ...message, content };
+  return { ...request, messages };
+}

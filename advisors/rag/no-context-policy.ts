@@ -1,0 +1,43 @@
+import { invalidOption } from './validate-rag-options.ts';
+
+/**
+ * What a RAG advisor does when no document passes retrieval:
+ * - `answer-anyway`: send the question as the user wrote it; the model answers from its own knowledge.
+ * - `tell-model-unknown`: send the question with the no-context template, which tells the model to say the documents do not answer it.
+ * - `skip`: do not call the model; answer with `noContextAnswer`.
+ * Every policy flags the turn: `metadata[advisor].noContext === true`.
+ */
+export type NoContextPolicy = 'answer-anyway' | 'tell-model-unknown' | 'skip';
+
+export const DEFAULT_NO_CONTEXT_TEMPLATE = `No document relevant to the question below was found in the knowledge base.
+Tell the user that the available documents do not answer it. Do not answer from general knowledge.
+
+Question: {question}`;
+
+export const DEFAULT_NO_CONTEXT_ANSWER = 'I could not find any documents that answer this question.';
+
+export interface NoContextOptions {
+  readonly noContext?: NoContextPolicy;
+  /** Used by `tell-model-unknown`; must contain `{question}`. */
+  readonly noContextTemplate?: string;
+  /** Used by `skip`. */
+  readonly noContextAnswer?: string;
+}
+
+export function checkNoContextOptions(options: NoContextOptions, component: string): Required<NoContextOptions> {
+  const { noContext = 'answer-anyway', noContextTemplate = DEFAULT_NO_CONTEXT_TEMPLATE, noContextAnswer = DEFAULT_NO_CONTEXT_ANSWER } = options;
+  if (noContext !== 'answer-anyway' && noContext !== 'tell-model-unknown' && noContext !== 'skip') {
+    throw invalidOption(component, 'noContext', `expected "answer-anyway", "tell-model-unknown" or "skip", got ${JSON.stringify(noContext)}`);
+  }
+  if (typeof noContextTemplate !== 'string' || !noContextTemplate.includes('{question}')) {
+    throw invalidOption(component, 'noContextTemplate', 'expected a string containing the {question} placeholder');
+  }
+  if (typeof noContextAnswer !== 'string' || noContextAnswer.trim() === '') {
+    throw invalidOption(component, 'noContextAnswer', 'expected a non-empty string');
+  }
+  return { noContext, noContextTemplate, noContextAnswer };
+}
+
+export function renderNoContextTemplate(template: string, question: string): string {
+  return template.replaceAll('{question}', () => question);
+}

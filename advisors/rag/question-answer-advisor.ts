@@ -1,0 +1,97 @@
+import type { Retriever } from '../../src/retrieval/retriever.ts';
+import type { VectorStore } from '../../src/retrieval/vector-store.ts';
+import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
+import { createRagAdvisor, type RagAdvisor } from './create-rag-advisor.ts';
+import { createDocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
+import { checkNoContextOptions, type NoContextOptions } from './no-context-policy.ts';
+import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
+import { createStageTimer } from './retrieval-trace.ts';
+import { hitsTrace, rankedRefs, searchRetriever } from './search-retriever.ts';
+import {
+  checkName,
+  checkOptionalFiniteNumber,
+  checkOptionsObject,
+  checkOrder,
+  checkPositiveInteger,
+  checkRetriever,
+  checkTimeout,
+  DEFAULT_RAG_TIMEOUT_MS,
+  invalidOption,
+} from './validate-rag-options.ts';
+
+export interface QuestionAnswerAdvisorOptions extends DocumentInjectorOptions, NoContextOptions {
+  /** What to search. Give `retriever` or `vectorStore`. */
+  readonly retriever?: Retriever;
+  readonly vectorStore?: VectorStore;
+  /** Documents to inject. Default 4; `RagTopK` in the context overrides it per call. */
+  readonly topK?: number;
+  /** Similarity threshold (the retriever's scale); `RagMinScore` overrides it per call. */
+  readonly minScore?: number;
+  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
+  readonly filter?: RagFilterOption;
+  /** Deadline of the search. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Default `question-answer`; the metadata appears under this name. */
+  readonly name?: string;
+  /** Default 0 (inside memory advisors, which use about -100). */
+  readonly order?: number;
+}
+
+const OPTION_KEYS = ['retriever', 'vectorStore', 'topK', 'minScore', 'filter', 'timeoutMs', 'name', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer'];
+
+/**
+ * Retrieval-augmented question answering (Spring AI's `QuestionAnswerAdvisor`):
+ * searches with the user's new text, injects the `topK` documents above
+ * `minScore` into the last user message with the template, and exposes them
+ * as `sources` (streamed as source parts before the answer) and in
+ * `metadata[name]` with a retrieval trace.
+ *
+ * @example
+ * const rag = questionAnswerAdvisor({ vectorStore: store, topK: 4, filter: (context) => eq('tenant', context.require(TenantId, 'rag')) });
+ * const chat = createChatClient({ model, advisors: [rag] });
+ * await chat.generate({ prompt: 'What is the refund policy?', context: { tenantId: 'acme', ragFilter: "lang == 'en'" } });
+ */
+export function questionAnswerAdvisor(options: QuestionAnswerAdvisorOptions): RagAdvisor {
+  checkOptionsObject(options, OPTION_KEYS, 'question-answer');
+  const name = checkName(options.name ?? 'question-answer', 'question-answer');
+  const { topK = 4, minScore, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
+  const retriever = resolveRetriever(options, name);
+  checkPositiveInteger(topK, name, 'topK');
+  checkOptionalFiniteNumber(minScore, name, 'minScore');
+  checkTimeout(timeoutMs, name);
+
+  return createRagAdvisor({
+    name,
+    order: checkOrder(options.order ?? 0, name),
+    injector: createDocumentInjector({ template: options.template, metadataKeys: options.metadataKeys }),
+    noContext: checkNoContextOptions(options, name),
+    requestFilter: createRequestFilter(options.filter, name),
+    async retrieve(call) {
+      const timer = createStageTimer();
+      const hits = await timer.time('retrieve', () =>
+        searchRetriever({ retriever, query: call.query, topK: call.topK ?? topK, minScore: call.minScore ?? minScore, filter: call.filter, timeoutMs, abortSignal: call.abortSignal }),
+      );
+      return {
+        documents: hits.documents,
+        trace: {
+          query: call.query,
+          transformations: [],
+          queries: [call.query],
+          routes: [],
+          hits: hitsTrace([hits]),
+          fused: rankedRefs(hits.documents),
+          dropped: [],
+          timings: timer.timings(),
+        },
+      };
+    },
+  });
+}
+
+/** The retriever of a RAG advisor: `retriever`, or `vectorStore` wrapped in a vector-store retriever. */
+export function resolveRetriever(options: { retriever?: Retriever; vectorStore?: VectorStore }, component: string): Retriever {
+  const { retriever, vectorStore } = options;
+  if ((retriever === undefined) === (vectorStore === undefined)) throw invalidOption(component, 'retriever', 'give exactly one of `retriever` and `vectorStore`');
+  if (retriever !== undefined) return checkRetriever(retriever, component, 'retriever');
+  return vectorStoreRetriever({ store: vectorStore! });
+}

@@ -1,0 +1,109 @@
+import type { Reranker } from '../../src/retrieval/reranker.ts';
+import type { Retriever } from '../../src/retrieval/retriever.ts';
+import type { VectorStore } from '../../src/retrieval/vector-store.ts';
+import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
+import { createRagAdvisor, type RagAdvisor } from './create-rag-advisor.ts';
+import { createDocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
+import { checkNoContextOptions, type NoContextOptions } from './no-context-policy.ts';
+import { resolveRetriever } from './question-answer-advisor.ts';
+import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
+import { createStageTimer, droppedBetween, rerankTrace } from './retrieval-trace.ts';
+import { hitsTrace, rankedRefs, searchRetriever } from './search-retriever.ts';
+import {
+  checkName,
+  checkOptionalFiniteNumber,
+  checkOptionsObject,
+  checkOrder,
+  checkPositiveInteger,
+  checkReranker,
+  checkTimeout,
+  DEFAULT_RAG_TIMEOUT_MS,
+  invalidOption,
+} from './validate-rag-options.ts';
+
+export interface RerankRagAdvisorOptions extends DocumentInjectorOptions, NoContextOptions {
+  /** What to search. Give `retriever` or `vectorStore`. */
+  readonly retriever?: Retriever;
+  readonly vectorStore?: VectorStore;
+  readonly reranker: Reranker;
+  /** Candidates recalled before reranking. Default 50. */
+  readonly recallK?: number;
+  /** Threshold applied by the retriever on its own scale, before reranking. Default none. */
+  readonly recallMinScore?: number;
+  /** Documents kept after reranking. Default 5; `RagTopK` overrides it per call. */
+  readonly topN?: number;
+  /** Rerank score threshold; `RagMinScore` overrides it per call. Not applied when the reranker falls back. */
+  readonly minScore?: number;
+  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
+  readonly filter?: RagFilterOption;
+  /** Deadline of the search. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Deadline of the reranker; past it the retrieval order is kept. Default 10 000 ms. */
+  readonly rerankTimeoutMs?: number;
+  /** Default `rerank-rag`. */
+  readonly name?: string;
+  /** Default 0. */
+  readonly order?: number;
+}
+
+const OPTION_KEYS = [
+  'retriever', 'vectorStore', 'reranker', 'recallK', 'recallMinScore', 'topN', 'minScore', 'filter', 'timeoutMs', 'rerankTimeoutMs',
+  'name', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer',
+];
+
+/**
+ * Wide recall, precise selection: retrieves `recallK` candidates with any
+ * retriever, reranks them with any reranker against the user's text, keeps
+ * the `topN` above `minScore`, and injects them. When the reranker fails or
+ * times out, the retrieval order is kept (cut to `topN`) and
+ * `metadata[name].trace.rerank.fallback` says why.
+ *
+ * @example
+ * rerankRagAdvisor({ retriever: hybrid, reranker: createCohereReranker({ ... }), recallK: 50, topN: 5, minScore: 0.2 })
+ */
+export function rerankRagAdvisor(options: RerankRagAdvisorOptions): RagAdvisor {
+  checkOptionsObject(options, OPTION_KEYS, 'rerank-rag');
+  const name = checkName(options.name ?? 'rerank-rag', 'rerank-rag');
+  const { recallK = 50, recallMinScore, topN = 5, minScore, timeoutMs = DEFAULT_RAG_TIMEOUT_MS, rerankTimeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
+  const retriever = resolveRetriever(options, name);
+  const reranker = checkReranker(options.reranker, name);
+  checkPositiveInteger(recallK, name, 'recallK');
+  checkPositiveInteger(topN, name, 'topN');
+  if (topN > recallK) throw invalidOption(name, 'topN', `must not exceed recallK (${recallK}), got ${topN}`);
+  checkOptionalFiniteNumber(recallMinScore, name, 'recallMinScore');
+  checkOptionalFiniteNumber(minScore, name, 'minScore');
+  checkTimeout(timeoutMs, name);
+  checkTimeout(rerankTimeoutMs, name, 'rerankTimeoutMs');
+
+  return createRagAdvisor({
+    name,
+    order: checkOrder(options.order ?? 0, name),
+    injector: createDocumentInjector({ template: options.template, metadataKeys: options.metadataKeys }),
+    noContext: checkNoContextOptions(options, name),
+    requestFilter: createRequestFilter(options.filter, name),
+    async retrieve(call) {
+      const timer = createStageTimer();
+      const keep = call.topK ?? topN;
+      const hits = await timer.time('retrieve', () =>
+        searchRetriever({ retriever, query: call.query, topK: Math.max(recallK, keep), minScore: recallMinScore, filter: call.filter, timeoutMs, abortSignal: call.abortSignal }),
+      );
+      const reranked = await timer.time('rerank', () =>
+        rerankWithFallback({ reranker, query: call.query, documents: hits.documents, topN: keep, minScore: call.minScore ?? minScore, timeoutMs: rerankTimeoutMs, abortSignal: call.abortSignal }),
+      );
+      return {
+        documents: reranked.documents,
+        trace: {
+          query: call.query,
+          transformations: [],
+          queries: [call.query],
+          routes: [],
+          hits: hitsTrace([hits]),
+          fused: rankedRefs(hits.documents),
+          rerank: rerankTrace(reranker.name, call.query, reranked),
+          dropped: droppedBetween(hits.documents, reranked.documents, 'rerank'),
+          timings: timer.timings(),
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,97 @@
+import type { Document } from '../../src/document/document.ts';
+import type { RerankWithFallbackResult } from '../../src/rerank/rerank-with-fallback.ts';
+
+/** A document as the trace shows it: its id and the score of the stage that produced it. */
+export interface DocumentRef {
+  readonly id: string;
+  readonly score?: number;
+}
+
+export interface RerankTrace {
+  readonly reranker: string;
+  readonly query: string;
+  readonly scores: readonly DocumentRef[];
+  /** Present when the reranker failed or timed out and the retrieval order was kept. */
+  readonly fallback?: { readonly reason: 'error' | 'timeout'; readonly message: string };
+}
+
+/**
+ * What a RAG advisor did in one turn, stage by stage; it appears under the
+ * advisor's name in the response metadata (`metadata[name].trace`) and is
+ * JSON-serialisable, so it can travel to a UI as message metadata.
+ */
+export interface RetrievalTrace {
+  /** The user's text the retrieval started from. */
+  readonly query: string;
+  /** Each transformer's output, in order. */
+  readonly transformations: readonly { readonly transformer: string; readonly queries: readonly string[] }[];
+  /** The queries searched with. */
+  readonly queries: readonly string[];
+  /** The retrievers chosen for each query, and whether the router fell back. */
+  readonly routes: readonly {
+    readonly query: string;
+    readonly router: string;
+    readonly retrievers: readonly string[];
+    readonly fallback?: string;
+    readonly reason?: string;
+  }[];
+  /** Every retriever call: what it returned (or how it failed) and how long it took. */
+  readonly hits: readonly {
+    readonly query: string;
+    readonly retriever: string;
+    readonly count: number;
+    readonly documents: readonly DocumentRef[];
+    readonly ms: number;
+    readonly error?: string;
+  }[];
+  /** The aggregated (fused) ranking before reranking cuts and post-processing. */
+  readonly fused: readonly (DocumentRef & { readonly rank: number })[];
+  readonly rerank?: RerankTrace;
+  /** Documents retrieved but not injected, with the stage that dropped them. */
+  readonly dropped: readonly { readonly id: string; readonly stage: string }[];
+  /** Milliseconds per stage, and `total`. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+export function documentRefs(documents: readonly Document[]): DocumentRef[] {
+  return documents.map((document) => ({ id: document.id, ...(Number.isFinite(document.score) ? { score: document.score } : {}) }));
+}
+
+/** The ids in `before` that are missing from `after`, attributed to `stage`. */
+export function droppedBetween(before: readonly Document[], after: readonly Document[], stage: string): { id: string; stage: string }[] {
+  const kept = new Set(after.map((document) => document.id));
+  const dropped = new Set<string>();
+  for (const document of before) if (!kept.has(document.id)) dropped.add(document.id);
+  return [...dropped].map((id) => ({ id, stage }));
+}
+
+export function rerankTrace(reranker: string, query: string, result: RerankWithFallbackResult): RerankTrace {
+  const { fallback } = result;
+  return {
+    reranker,
+    query,
+    scores: fallback === undefined ? documentRefs(result.documents) : [],
+    ...(fallback && { fallback: { reason: fallback.reason, message: fallback.error instanceof Error ? fallback.error.message : String(fallback.error) } }),
+  };
+}
+
+/** Measures stages in milliseconds, rounded to 0.1 ms. */
+export function createStageTimer(): { time<T>(stage: string, work: () => Promise<T>): Promise<T>; timings(): Record<string, number> } {
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  return {
+    async time(stage, work) {
+      const stageStart = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[stage] = roundMs(performance.now() - stageStart);
+      }
+    },
+    timings: () => ({ ...timings, total: roundMs(performance.now() - started) }),
+  };
+}
+
+export function roundMs(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,50 @@
+import type { Retriever } from '../../src/retrieval/retriever.ts';
+import type { QueryRouter } from './query-router.ts';
+import type { RagStageInput } from './query-transformer.ts';
+import { checkFunction, checkName, checkOptionsObject, checkRetrievers, invalidOption } from './validate-rag-options.ts';
+
+export interface RulesRouterOptions {
+  /** The retrievers the rules may choose from. */
+  readonly retrievers: readonly Retriever[];
+  /**
+   * Returns the names of the retrievers to search (an empty list: no
+   * retrieval), from the query and the request context (tenant, locale, user role...).
+   */
+  readonly rules: (query: string, input: RagStageInput) => readonly string[] | Promise<readonly string[]>;
+  readonly name?: string;
+}
+
+/**
+ * Routes with plain code: a function of the query and the context decides
+ * which retrievers to search. Deterministic, free and instant, it is the
+ * router to reach for before a model-based one.
+ *
+ * @example
+ * createRulesRouter({
+ *   retrievers: [manuals, tickets],
+ *   rules: (query, { context }) => (context.get(UserRole) === 'support' ? ['manuals', 'tickets'] : ['manuals']),
+ * })
+ */
+export function createRulesRouter(options: RulesRouterOptions): QueryRouter {
+  checkOptionsObject(options, ['retrievers', 'rules', 'name'], 'rules-router');
+  const name = checkName(options.name ?? 'rules-router', 'rules-router');
+  const retrievers = checkRetrievers(options.retrievers, name);
+  checkFunction(options.rules, name, 'rules');
+  const byName = new Map(retrievers.map((retriever) => [retriever.name, retriever]));
+  return {
+    name,
+    async route(query, input) {
+      const chosen = await options.rules(query, input);
+      if (!Array.isArray(chosen)) throw invalidOption(name, 'rules', 'the rules function must return an array of retriever names');
+      return {
+        retrievers: [...new Set(chosen)].map((retrieverName) => {
+          const retriever = byName.get(retrieverName);
+          if (retriever === undefined) {
+            throw invalidOption(name, 'rules', `the rules chose "${String(retrieverName)}", which is not one of: ${[...byName.keys()].join(', ')}`);
+          }
+          return retriever;
+        }),
+      };
+    },
+  };
+}
