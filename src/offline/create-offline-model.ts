@@ -16,6 +16,7 @@ export const OFFLINE_MODEL_LABEL = '[offline stand-in model]';
 const FROM_DOCUMENTS = 'From the provided documents:';
 const FROM_CONVERSATION = 'From our conversation:';
 const NOTHING_TO_QUOTE = 'I have nothing to quote';
+const QUESTION_ECHO_LIMIT = 120;
 
 /** Words that carry no topic in a question: interrogatives, pronouns, auxiliaries. */
 const QUESTION_STOP_WORDS = [
@@ -89,7 +90,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
         documents.flatMap((document) => splitSentences(document.text, segmenter).map((text) => ({ text, source: document.index }))),
       );
       if (quotes.length === 0) {
-        return `${OFFLINE_MODEL_LABEL} ${NOTHING_TO_QUOTE} about "${question}": the provided documents do not mention it.`;
+        return `${OFFLINE_MODEL_LABEL} ${NOTHING_TO_QUOTE} about "${shorten(question)}": the provided documents do not mention it.`;
       }
       return `${OFFLINE_MODEL_LABEL} ${FROM_DOCUMENTS} ${quotes.map(({ text, source }) => `${text} [${source}]`).join(' ')}`;
     }
@@ -101,12 +102,19 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
         .map((text) => ({ text, source: undefined })),
     );
     if (quotes.length === 0) {
-      return `${OFFLINE_MODEL_LABEL} ${NOTHING_TO_QUOTE} about "${question}": no documents were provided and our conversation does not mention it.`;
+      return `${OFFLINE_MODEL_LABEL} ${NOTHING_TO_QUOTE} about "${shorten(question)}": no documents were provided and our conversation does not mention it.`;
     }
     return `${OFFLINE_MODEL_LABEL} ${FROM_CONVERSATION} ${quotes.map(({ text }) => text).join(' ')}`;
   };
 
   return createTextModel({ provider: 'offline', modelId, answer });
+}
+
+/** The question as echoed in a refusal: a long one is cut at a word. */
+function shorten(question: string): string {
+  const oneLine = question.replace(/\s+/g, ' ');
+  if (oneLine.length <= QUESTION_ECHO_LIMIT) return oneLine;
+  return `${oneLine.slice(0, QUESTION_ECHO_LIMIT).replace(/\s+\S*$/, '')}…`;
 }
 
 /** An earlier answer's quotable text: the quotes of an offline answer without label and citations, or the text as is. */

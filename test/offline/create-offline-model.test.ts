@@ -114,6 +114,15 @@ describe('createOfflineModel', () => {
     expect(text).toContain('no documents were provided');
   });
 
+  it('echoes a long question shortened to one line', async () => {
+    const question = `Which train goes to Lyon\n${'and then further south '.repeat(20)}?`;
+    const text = await answer(model, [user(question)]);
+    const echoed = text.match(/about "(.*)":/)![1];
+    expect(echoed.startsWith('Which train goes to Lyon and then')).toBe(true);
+    expect(echoed.endsWith('…')).toBe(true);
+    expect(echoed.length).toBeLessThanOrEqual(121);
+  });
+
   it('matches Chinese questions to Chinese documents through word segmentation', async () => {
     const documents: Document[] = [
       { id: 'zh', text: '居里夫人是物理学家。她出生于华沙。她获得了两次诺贝尔奖。', metadata: {} },
