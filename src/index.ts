@@ -19,3 +19,4 @@ export * from './bm25/index.ts';
 export * from './rerank/index.ts';
 export * from './vector-store/index.ts';
 export * from './fusion/index.ts';
+export * from './evaluation/index.ts';
