@@ -1,4 +1,4 @@
-import { createTopKHeap } from './top-k-heap.ts';
+import { selectTopK } from '../vector-store/select-top-k.ts';
 
 /** What the index keeps of a document: the fields a BM25 hit returns. */
 export interface IndexedDocument {
@@ -22,7 +22,7 @@ export interface Bm25SearchRequest {
   readonly terms: readonly string[];
   readonly topK: number;
   readonly minScore: number;
-  /** Called only for documents that would enter the top k. */
+  /** Called only for documents that would enter the top k (equal scores rank by id). */
   readonly accept: (document: IndexedDocument) => boolean;
 }
 
@@ -261,21 +261,25 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
         }
       }
 
-      const heap = createTopKHeap(Math.min(topK, touchedCount));
-      let index = 0;
-      try {
-        for (; index < touchedCount; index++) {
-          const slot = touched[index];
-          const score = accumulators[slot];
-          accumulators[slot] = 0;
-          if (score >= minScore && heap.accepts(score, slot) && accept(documents[slot]!)) heap.offer(score, slot);
-        }
-      } finally {
-        // A throwing `accept` must not leave partial scores behind for the next search.
-        for (; index < touchedCount; index++) accumulators[touched[index]] = 0;
+      const touchedScores = new Float64Array(touchedCount);
+      const touchedIds: string[] = new Array(touchedCount);
+      for (let index = 0; index < touchedCount; index++) {
+        const slot = touched[index];
+        touchedScores[index] = accumulators[slot];
+        accumulators[slot] = 0;
+        touchedIds[index] = documents[slot]!.id;
       }
-      const best = heap.drain();
-      return { documents: Array.from(best.slots, (slot) => documents[slot]!), scores: best.scores };
+      const rows = selectTopK({
+        scores: touchedScores,
+        keys: touchedIds,
+        k: topK,
+        minScore,
+        accept: (row) => accept(documents[touched[row]]!),
+      });
+      return {
+        documents: rows.map((row) => documents[touched[row]]!),
+        scores: Float64Array.from(rows, (row) => touchedScores[row]),
+      };
     },
 
     export: exportLive,

@@ -36,6 +36,7 @@ export interface Bm25RetrieverOptions {
  * An in-memory BM25 retriever. Scores follow Lucene's BM25:
  * `Σ qtf · idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen))` with
  * `idf = ln(1 + (N − df + 0.5)/(df + 0.5))`, where `qtf` counts a repeated query term.
+ * Results are best first; equal scores rank by id.
  */
 export interface Bm25Retriever extends Retriever {
   /** Number of indexed documents. */

@@ -164,6 +164,11 @@ describe('createBm25Retriever', () => {
     });
   });
 
+  it('ranks equal scores by id, whatever the order of indexing', async () => {
+    const retriever = createBm25Retriever({ documents: [doc('c', 'same words'), doc('a', 'same words'), doc('b', 'same words')] });
+    expect((await retriever.retrieve('words')).map((hit) => hit.id)).toEqual(['a', 'b', 'c']);
+  });
+
   it('rejects invalid options at construction and invalid calls before touching the index', async () => {
     expect(() => createBm25Retriever({ k1: -1 })).toThrow(InvalidArgumentError);
     expect(() => createBm25Retriever({ b: 1.5 })).toThrow(/invalid b/);
