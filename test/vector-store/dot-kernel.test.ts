@@ -25,4 +25,27 @@ describe('dot kernel', () => {
       expect(floats[scoresOffset + row]).toBeCloseTo(expected, 4);
     }
   });
+
+  it.each([16, 48, 400])('computes scaled int8 x int16 row dot products exactly for %i codes per row', (codeStride) => {
+    const rows = 7;
+    const kernel = instantiateDotKernel(2);
+    const queryCodes = new Int16Array(kernel.memory.buffer, 0, codeStride);
+    const codesOffset = codeStride * 2;
+    const codes = new Int8Array(kernel.memory.buffer, codesOffset, rows * codeStride);
+    const scalesOffset = codesOffset + rows * codeStride;
+    const scales = new Float32Array(kernel.memory.buffer, scalesOffset, rows);
+    const outOffset = scalesOffset + rows * 4;
+    for (let i = 0; i < codeStride; i++) queryCodes[i] = ((i * 7919) % 65_535) - 32_767;
+    for (let i = 0; i < codes.length; i++) codes[i] = ((i * 31) % 255) - 127;
+    scales.forEach((_, row) => (scales[row] = 0.5 + row));
+
+    kernel.approximateRows(0, codesOffset, rows, codeStride, scalesOffset, outOffset);
+
+    const out = new Float32Array(kernel.memory.buffer, outOffset, rows);
+    for (let row = 0; row < rows; row++) {
+      let sum = 0;
+      for (let i = 0; i < codeStride; i++) sum += queryCodes[i] * codes[row * codeStride + i];
+      expect(out[row]).toBe(Math.fround(Math.fround(sum) * scales[row]));
+    }
+  });
 });
