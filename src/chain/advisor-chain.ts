@@ -62,12 +62,9 @@ async function invokeCall(
   const advisor = advisors[index];
   if (advisor === undefined) return terminal(request);
 
-  let advised: AdvisedRequest;
-  try {
-    advised = advisor.before ? checkRequest(await advisor.before(request), advisor) : request;
-  } catch (error) {
-    return failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error));
-  }
+  const before = await runBefore(advisor, request);
+  if ('failed' in before) return before.failed;
+  const advised = before.request;
 
   const next: CallNext = (nextRequest) => invokeCall(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
   let response: AdvisedResponse;
@@ -88,12 +85,9 @@ async function invokeStream(
   const advisor = advisors[index];
   if (advisor === undefined) return terminal(request);
 
-  let advised: AdvisedRequest;
-  try {
-    advised = advisor.before ? checkRequest(await advisor.before(request), advisor) : request;
-  } catch (error) {
-    return failedStream(failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error)));
-  }
+  const before = await runBefore(advisor, request);
+  if ('failed' in before) return failedStream(before.failed);
+  const advised = before.request;
 
   const next: StreamNext = (nextRequest) =>
     invokeStream(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
@@ -108,6 +102,19 @@ async function invokeStream(
   if (!advisor.after) return advisedStream;
   // `after` hangs off the response promise: parts keep flowing unbuffered.
   return { stream: advisedStream.stream, response: advisedStream.response.then((response) => runAfter(advisor, response)) };
+}
+
+/** An advisor's `before` hook; a failure becomes a failed response naming the advisor. */
+async function runBefore(
+  advisor: Advisor,
+  request: AdvisedRequest,
+): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
+  if (!advisor.before) return { request };
+  try {
+    return { request: checkRequest(await advisor.before(request), advisor) };
+  } catch (error) {
+    return { failed: failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error)) };
+  }
 }
 
 async function runAfter(advisor: Advisor, response: AdvisedResponse): Promise<AdvisedResponse> {

@@ -6,15 +6,7 @@ import { modelError } from './model-error.ts';
 /** The end of a non-streaming chain: one `generateText` call, tool steps included. */
 export async function callModel(request: AdvisedRequest): Promise<AdvisedResponse> {
   try {
-    const result = await generateText({
-      ...request.settings,
-      model: request.model,
-      instructions: request.instructions,
-      messages: [...request.messages],
-      allowSystemInMessages: hasSystemMessage(request),
-      tools: request.tools,
-      abortSignal: request.abortSignal,
-    });
+    const result = await generateText({ ...modelCallOptions(request), abortSignal: request.abortSignal });
     return {
       text: result.text,
       messages: result.responseMessages,
@@ -31,6 +23,14 @@ export async function callModel(request: AdvisedRequest): Promise<AdvisedRespons
   }
 }
 
-export function hasSystemMessage(request: AdvisedRequest): boolean {
-  return request.messages.some((message) => message.role === 'system');
+/** What `generateText`/`streamText` receive from an advised request (without the abort signal). */
+export function modelCallOptions(request: AdvisedRequest) {
+  return {
+    ...request.settings,
+    model: request.model,
+    instructions: request.instructions,
+    messages: [...request.messages],
+    allowSystemInMessages: request.messages.some((message) => message.role === 'system'),
+    tools: request.tools,
+  };
 }

@@ -1,7 +1,7 @@
 import { streamText, type FinishReason, type LanguageModelUsage, type TextStreamPart, type ToolSet } from 'ai';
 import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
-import { hasSystemMessage } from './call-model.ts';
+import { modelCallOptions } from './call-model.ts';
 import { documentSourcePart } from './document-source-part.ts';
 import { modelError } from './model-error.ts';
 
@@ -20,12 +20,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
 
   let completedMessages: readonly ResponseMessage[] = [];
   const result = streamText({
-    ...request.settings,
-    model: request.model,
-    instructions: request.instructions,
-    messages: [...request.messages],
-    allowSystemInMessages: hasSystemMessage(request),
-    tools: request.tools,
+    ...modelCallOptions(request),
     abortSignal,
     // Errors are reported through the stream and the response; without this
     // handler the AI SDK would also print them.

@@ -6,6 +6,7 @@ import { failedResponse } from '../chain/failed-response.ts';
 import { failedStream } from '../chain/failed-stream.ts';
 import { streamModel } from '../chain/stream-model.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
+import { checkContextValues } from '../context/check-context-values.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
 import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
@@ -89,7 +90,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       { ...input, allowSystemInMessages: input.allowSystemInMessages ?? options.allowSystemInMessages },
       'chat-client',
     );
-    const context = new AdvisorContext(checkContext(input.context));
+    const context = new AdvisorContext(checkContextValues(input.context, { component: 'chat-client', argument: 'context' }));
     const tools = input.tools ?? options.tools;
     const buildRequest = async (): Promise<AdvisedRequest> => {
       const messages = await toModelMessages(tools);
@@ -131,18 +132,6 @@ function checkInstructions(instructions: unknown, component: string): void {
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new InvalidArgumentError({ component, argument: 'instructions', message: 'expected a string' });
   }
-}
-
-function checkContext(context: unknown): Readonly<Record<string, unknown>> | undefined {
-  if (context === undefined) return undefined;
-  if (context === null || typeof context !== 'object' || Array.isArray(context)) {
-    throw new InvalidArgumentError({
-      component: 'chat-client',
-      argument: 'context',
-      message: 'expected an object of context values by key name, e.g. { conversationId: "c-1" }',
-    });
-  }
-  return context as Readonly<Record<string, unknown>>;
 }
 
 function placeholderRequest(model: LanguageModel, context: AdvisorContext): AdvisedRequest {

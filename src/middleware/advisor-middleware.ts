@@ -12,6 +12,7 @@ import { failedResponse } from '../chain/failed-response.ts';
 import { modelError } from '../chain/model-error.ts';
 import { newInput } from '../client/normalize-messages.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
+import { checkContextValues } from '../context/check-context-values.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
@@ -391,15 +392,9 @@ function isContinuation(prompt: LanguageModelV4Prompt): boolean {
   return prompt.at(-1)?.role === 'tool';
 }
 
-function advisorValues(params: LanguageModelV4CallOptions): Record<string, unknown> | undefined {
-  const values = params.providerOptions?.advisors;
-  if (values === undefined) return undefined;
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-    throw new InvalidArgumentError({
-      component: 'advisor-middleware',
-      argument: 'providerOptions.advisors',
-      message: 'expected an object of context values by key name, e.g. { conversationId: "c-1" }',
-    });
-  }
-  return values as Record<string, unknown>;
+function advisorValues(params: LanguageModelV4CallOptions): Readonly<Record<string, unknown>> | undefined {
+  return checkContextValues(params.providerOptions?.advisors, {
+    component: 'advisor-middleware',
+    argument: 'providerOptions.advisors',
+  });
 }

@@ -3,7 +3,7 @@ import { createUIMessageStreamResponse, readUIMessageStream, simulateReadableStr
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { ComponentError, createChatClient, type AdvisedResponse, type Advisor, type Document } from '../../src/index.ts';
-import { mockModel, textParts } from '../helpers/mock-models.ts';
+import { mockModel, textParts, hangingModel } from '../helpers/mock-models.ts';
 
 function recordingAdvisor(responses: AdvisedResponse[]): Advisor {
   return { name: 'recorder', after: (response) => (responses.push(response), response) };
@@ -95,18 +95,7 @@ describe('streaming turn lifecycle', () => {
 
   it('runs after hooks once with outcome "aborted" and the partial answer when the caller aborts', async () => {
     const responses: AdvisedResponse[] = [];
-    const model = new MockLanguageModelV4({
-      doStream: async ({ abortSignal }) => ({
-        stream: new ReadableStream<LanguageModelV4StreamPart>({
-          start(controller) {
-            controller.enqueue({ type: 'stream-start', warnings: [] });
-            controller.enqueue({ type: 'text-start', id: 't' });
-            controller.enqueue({ type: 'text-delta', id: 't', delta: 'The answer is' });
-            abortSignal?.addEventListener('abort', () => controller.error(abortSignal.reason));
-          },
-        }),
-      }),
-    });
+    const model = hangingModel('The answer is');
     const abort = new AbortController();
     const chat = createChatClient({ model, advisors: [recordingAdvisor(responses)] });
     const result = chat.stream({ prompt: 'hi', abortSignal: abort.signal });

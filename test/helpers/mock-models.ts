@@ -60,3 +60,19 @@ export function promptText(call: { prompt: readonly { role: string; content: unk
     )
     .join('\n');
 }
+
+/** A model that streams `text` and then hangs until the call is aborted (for abort and disconnect tests). */
+export function hangingModel(text: string): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async ({ abortSignal }) => ({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controller.enqueue({ type: 'stream-start', warnings: [] });
+          controller.enqueue({ type: 'text-start', id: 't' });
+          controller.enqueue({ type: 'text-delta', id: 't', delta: text });
+          abortSignal?.addEventListener('abort', () => controller.error(abortSignal.reason));
+        },
+      }),
+    }),
+  });
+}

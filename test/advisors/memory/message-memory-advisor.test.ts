@@ -12,7 +12,7 @@ import {
   type Advisor,
   type ChatMemoryStore,
 } from '../../../src/index.ts';
-import { mockModel, textParts, toolCallParts } from '../../helpers/mock-models.ts';
+import { mockModel, textParts, toolCallParts, hangingModel } from '../../helpers/mock-models.ts';
 
 const weather = tool({
   description: 'Weather in a city',
@@ -134,18 +134,7 @@ describe('messageMemoryAdvisor', () => {
     } as const;
     for (const onAbort of ['store-interrupted', 'store-input', 'discard'] as const) {
       const memory = createChatMemory({ window: false });
-      const model = new MockLanguageModelV4({
-        doStream: async ({ abortSignal }) => ({
-          stream: new ReadableStream<LanguageModelV4StreamPart>({
-            start(controller) {
-              controller.enqueue({ type: 'stream-start', warnings: [] });
-              controller.enqueue({ type: 'text-start', id: 't' });
-              controller.enqueue({ type: 'text-delta', id: 't', delta: 'Once upon a' });
-              abortSignal?.addEventListener('abort', () => controller.error(abortSignal.reason));
-            },
-          }),
-        }),
-      });
+      const model = hangingModel('Once upon a');
       const abort = new AbortController();
       const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory, onAbort })] });
       const result = chat.stream({ prompt: 'Tell me a story', context: { conversationId: 'c-1' }, abortSignal: abort.signal });
