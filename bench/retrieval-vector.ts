@@ -3,6 +3,8 @@
  * - copy floor: one `Float32Array.prototype.set` of the whole matrix (memory bandwidth);
  * - ours: `createInMemoryVectorStore` exact search (WebAssembly SIMD scan + bounded heap),
  *   unfiltered and with a metadata filter matching 1/3 of the documents;
+ * - ours, `quantization: 'int8'`: int8 scan + exact rescoring of 100 candidates, with recall@10
+ *   against the exact search;
  * - a plain scalar JS scan over the same Float32Array (what the kernel replaces);
  * - LangChain.js `MemoryVectorStore.similaritySearchVectorWithScore`.
  * Methods run interleaved, query by query. Reports the median of several queries and the ratios the design asks for
@@ -88,6 +90,8 @@ start = performance.now();
 const store = createInMemoryVectorStore({ name: 'bench', dimensions: DIMENSIONS });
 await store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
 const ourBuild = performance.now() - start;
+const int8Store = createInMemoryVectorStore({ name: 'bench-int8', dimensions: DIMENSIONS, quantization: 'int8' });
+await int8Store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
 
 start = performance.now();
 const langchain = new MemoryVectorStore(new FakeEmbeddings());
@@ -103,11 +107,12 @@ const methods = [
   method('copy floor (Float32Array.set of the matrix)', QUERIES, () => copy.set(matrix)),
   method('ours: exact search', QUERIES, (vector) => store.search({ vector, topK: TOP_K })),
   method('ours: exact search + filter (1/3 match)', QUERIES, (vector) => store.search({ vector, topK: TOP_K, filter })),
+  method("ours: quantization 'int8' + exact rescoring", QUERIES, (vector) => int8Store.search({ vector, topK: TOP_K })),
   method('scalar JS scan + sort (reference)', SCALAR_QUERIES, (query) => scalarTopK(matrix, query, TOP_K)),
   method('LangChain MemoryVectorStore', LANGCHAIN_QUERIES, (query) => langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K)),
 ];
 await timeInterleaved(methods, queries);
-const [copyFloor, ours, , , langchainTime] = methods.map((entry) => median(entry.times));
+const [copyFloor, ours, , int8Time, , langchainTime] = methods.map((entry) => median(entry.times));
 const langchainQueries = queries.slice(0, LANGCHAIN_QUERIES);
 
 // Same answers: both are exact, so the top-10 ids must agree (up to float ties).
@@ -116,6 +121,18 @@ for (const query of langchainQueries) {
   const ourIds = (await store.search({ vector: query, topK: TOP_K })).map((document) => document.id);
   const theirIds = (await langchain.similaritySearchVectorWithScore(Array.from(query), TOP_K)).map(([document]) => document.id);
   if (ourIds.join() === theirIds.join()) agreeing++;
+}
+
+// Recall@10 of the int8 mode against the exact search, and whether its scores are the exact ones.
+let recalled = 0;
+let exactScores = true;
+for (const vector of queries) {
+  const truth = new Map((await store.search({ vector, topK: TOP_K })).map((document) => [document.id, document.score]));
+  for (const document of await int8Store.search({ vector, topK: TOP_K })) {
+    if (!truth.has(document.id)) continue;
+    recalled++;
+    exactScores &&= truth.get(document.id) === document.score;
+  }
 }
 
 console.log('');
@@ -129,6 +146,10 @@ for (const { name, times } of methods) {
 console.log('');
 console.log(`build: ours ${ourBuild.toFixed(0)} ms (normalise + copy into WebAssembly memory), LangChain ${langchainBuild.toFixed(0)} ms`);
 console.log(`same top-${TOP_K} ids as LangChain: ${agreeing}/${LANGCHAIN_QUERIES} queries`);
+console.log(
+  `int8 mode: recall@${TOP_K} vs exact = ${(recalled / (QUERIES * TOP_K)).toFixed(3)} over ${QUERIES} queries, ` +
+    `scores identical to exact: ${exactScores ? 'yes' : 'NO'}, LangChain/int8 = ${(langchainTime / int8Time).toFixed(1)}x`,
+);
 console.log(
   `targets: LangChain/ours = ${(langchainTime / ours).toFixed(1)}x (>= 20x: ${langchainTime / ours >= 20 ? 'met' : 'MISSED'}), ` +
     `ours/copy floor = ${(ours / copyFloor).toFixed(2)} (<= 1.5: ${ours / copyFloor <= 1.5 ? 'met' : 'MISSED'})`,
