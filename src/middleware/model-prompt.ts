@@ -38,18 +38,28 @@ export async function toModelPrompt({
 }): Promise<LanguageModelV4Prompt> {
   const originals = new Set<unknown>(original);
   const converted: LanguageModelV4Message[] = instructions ? [{ role: 'system', content: instructions }] : [];
+  // Added messages are converted in runs, so that a tool call and its result stay together.
+  let run: ModelMessage[] = [];
+  const flush = async () => {
+    if (run.length === 0) return;
+    converted.push(
+      ...(await convertToLanguageModelPrompt({
+        prompt: { instructions: undefined, messages: run },
+        supportedUrls,
+        download: undefined,
+        abortSignal,
+      })),
+    );
+    run = [];
+  };
   for (const message of messages) {
     if (originals.has(message)) {
+      await flush();
       converted.push(message as LanguageModelV4Message);
-      continue;
+    } else {
+      run.push(message);
     }
-    const [single] = await convertToLanguageModelPrompt({
-      prompt: { instructions: undefined, messages: [message] },
-      supportedUrls,
-      download: undefined,
-      abortSignal,
-    });
-    if (single !== undefined) converted.push(single);
   }
+  await flush();
   return converted;
 }
