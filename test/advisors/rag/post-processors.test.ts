@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createAutoMergingPostProcessor,
+  createDedupePostProcessor,
+  createLostInTheMiddleReorder,
+  createSentenceWindowExpander,
+} from '../../../advisors/rag/index.ts';
+import { ComponentError, createHierarchicalSplitter, createSentenceWindowSplitter, type Document } from '../../../src/index.ts';
+import { doc, stageInput } from './rag-test-helpers.ts';
+
+const input = { ...stageInput(), query: 'q' };
+const ids = (documents: readonly Document[]) => documents.map((document) => document.id);
+
+describe('sentence window expander', () => {
+  const source = doc('bio', 'Ada was born in 1815. She met Babbage in 1833. They worked on the Engine. She wrote the first program. She died in 1852.');
+  const sentences = createSentenceWindowSplitter({ window: 1 }).split([source]);
+  const expander = createSentenceWindowExpander();
+
+  it('hands the model the sentences around a matched sentence, keeping the match in originalText', async () => {
+    const hit = { ...sentences[0], score: 3 };
+    const [expanded] = await expander.process([hit], input);
+    expect(expanded.text).toMatch(/^Ada was born in 1815\. She met Babbage in 1833\.\s*$/);
+    expect(expanded.metadata.originalText).toBe(hit.text);
+    expect(expanded.score).toBe(3);
+  });
+
+  it('merges overlapping windows of one source into one passage at the better position', async () => {
+    const other = doc('other', 'Unrelated.');
+    const expanded = await expander.process([{ ...sentences[3], score: 5 }, other, { ...sentences[2], score: 4 }], input);
+    expect(expanded).toHaveLength(2);
+    expect(expanded[0].id).toBe(sentences[3].id);
+    expect(expanded[0].text).toBe(source.text.slice(sentences[1].metadata.startOffset as number));
+    expect(source.text).toContain(expanded[0].text);
+    expect(expanded[0].metadata.mergedIds).toEqual([sentences[3].id, sentences[2].id]);
+    expect(expanded[0].score).toBe(5);
+    expect(expanded[1]).toBe(other);
+  });
+
+  it('keeps distant windows apart, and can be told not to merge', async () => {
+    expect(await expander.process([sentences[0], sentences[4]], input)).toHaveLength(2);
+    const unmerged = await createSentenceWindowExpander({ mergeOverlapping: false }).process([sentences[0], sentences[1]], input);
+    expect(unmerged.map((document) => document.text)).toEqual([sentences[0].metadata.windowText, sentences[1].metadata.windowText]);
+  });
+});
+
+describe('auto-merging post-processor', () => {
+  const text = 'Alpha one. Alpha two. Alpha three. Alpha four. Beta one. Beta two. Beta three. Beta four.';
+  const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [46, 23, 11], separators: ['. '] }).splitHierarchy([doc('book', text)]);
+  const parentsById = new Map(parents.map((parent) => [parent.id, parent]));
+  const leafByText = (prefix: string) => leaves.find((leaf) => leaf.text.startsWith(prefix))!;
+  const parentOf = (document: Document) => parentsById.get(document.metadata.parentId as string)!;
+
+  it('replaces children by their parent when more than the threshold of them were hit', async () => {
+    const [a1, a2, b1] = [leafByText('Alpha one'), leafByText('Alpha two'), leafByText('Beta one')];
+    expect(parentOf(a1)).toBe(parentOf(a2));
+    const mid = parentOf(a1);
+    const hits = [{ ...b1, score: 0.9 }, { ...a2, score: 0.8 }, { ...a1, score: 0.7 }];
+    const merged = await createAutoMergingPostProcessor({ parents: parentsById, threshold: 0.5 }).process(hits, input);
+    expect(ids(merged)).toEqual([b1.id, mid.id]);
+    expect(merged[1].text).toBe(mid.text);
+    expect(merged[1].score).toBe(0.8);
+    expect(merged[1].metadata.mergedIds).toEqual([a2.id, a1.id]);
+  });
+
+  it('merges level by level up the hierarchy', async () => {
+    const alphaLeaves = leaves.filter((leaf) => leaf.text.startsWith('Alpha'));
+    const top = parentOf(parentOf(alphaLeaves[0]));
+    expect(top.metadata.level).toBe(0);
+    const merged = await createAutoMergingPostProcessor({ parents: parentsById }).process(alphaLeaves, input);
+    expect(ids(merged)).toEqual([top.id]);
+    expect(merged[0].text).toBe(top.text);
+  });
+
+  it('leaves children alone at or below the threshold, and works with an async lookup', async () => {
+    const single = [leafByText('Beta three')];
+    const lookUps: string[][] = [];
+    const processor = createAutoMergingPostProcessor({
+      parents: async (parentIds) => (lookUps.push([...parentIds]), parentIds.map((id) => parentsById.get(id)!)),
+      threshold: 0.5,
+    });
+    expect(ids(await processor.process(single, input))).toEqual([single[0].id]);
+    expect(lookUps).toEqual([[single[0].metadata.parentId]]);
+  });
+
+  it('reports a failing lookup as a ComponentError and validates the threshold', async () => {
+    const failing = createAutoMergingPostProcessor({ parents: async () => Promise.reject(new Error('kv down')) });
+    await expect(failing.process([leaves[0]], input)).rejects.toThrow(ComponentError);
+    expect(() => createAutoMergingPostProcessor({ parents: parentsById, threshold: 1 })).toThrow(/threshold/);
+    expect(() => createAutoMergingPostProcessor({ parents: [] as never })).toThrow(/parents/);
+  });
+});
+
+describe('dedupe and lost-in-the-middle', () => {
+  it('dedupes by id keeping metadata of both', async () => {
+    const deduped = await createDedupePostProcessor().process([doc('a', 'x', { from: 'bm25' }), doc('b', 'y'), doc('a', 'x', { lang: 'en' })], input);
+    expect(ids(deduped)).toEqual(['a', 'b']);
+    expect(deduped[0].metadata).toEqual({ from: 'bm25', lang: 'en' });
+  });
+
+  it('puts the best documents at both ends and the weakest in the middle', async () => {
+    const ranked = ['1', '2', '3', '4', '5', '6'].map((id) => doc(id, id));
+    expect(ids(await createLostInTheMiddleReorder().process(ranked, input))).toEqual(['1', '3', '5', '6', '4', '2']);
+  });
+});
