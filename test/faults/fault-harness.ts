@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { ChatMemory } from '../../src/memory/chat-memory.ts';
+import { renderMessage } from '../../src/memory/render-message.ts';
+
+/**
+ * Records every unhandled promise rejection while the suite runs and fails the
+ * suite at the end if there was one: a fault must surface as a typed error or
+ * a recorded fallback, never as a rejection nobody awaited.
+ */
+export function failOnUnhandledRejections(): void {
+  const seen: unknown[] = [];
+  const record = (reason: unknown) => void seen.push(reason);
+  beforeAll(() => void process.on('unhandledRejection', record));
+  afterAll(async () => {
+    // Rejections are reported after the microtask queue drains.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    process.off('unhandledRejection', record);
+    expect(seen).toEqual([]);
+  });
+}
+
+/** The conversation's stored messages as `role: text` lines, marked when the turn was interrupted. */
+export async function storedTurns(memory: ChatMemory, conversationId: string): Promise<string[]> {
+  const entries = await memory.read(conversationId);
+  return entries.map(({ message, metadata }) => `${renderMessage(message)}${metadata.interrupted ? ' [interrupted]' : ''}`);
+}
+
+/** Walks `error.cause` and returns the first error naming `component`, if any. */
+export function componentInChain(error: unknown, component: string): (Error & { component: string }) | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as { component?: unknown }).component === component) return current as Error & { component: string };
+  }
+  return undefined;
+}
