@@ -45,6 +45,8 @@ export function postgresChatMemoryStore(
     throw new InvalidArgumentError({ component, argument: 'connectionString', message: 'give a pool, a connectionString, or set DATABASE_URL' });
   }
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString }) : undefined;
+  // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
+  ownedPool?.on('error', () => {});
   const pool: PostgresQueryable = options.pool ?? ownedPool!;
   const migration = chatMemoryMigration(options);
   let migrated: Promise<void> | undefined;

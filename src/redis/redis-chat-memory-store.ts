@@ -52,6 +52,8 @@ export function redisChatMemoryStore(
   }
   const ownsClient = options.client === undefined;
   const client: AnyRedisClient = options.client ?? (createClient({ url }) as AnyRedisClient);
+  // Without a listener a dropped connection is an 'error' event that crashes the process; commands in flight reject on their own and the client reconnects.
+  if (ownsClient) client.on('error', () => {});
   let connecting: Promise<unknown> | undefined;
 
   async function ready(): Promise<AnyRedisClient> {
