@@ -1,0 +1,8 @@
+import { createEnglishAnalyzer, createRerankingModelReranker, ENGLISH_STOP_WORDS, type Reranker } from '../src/index.ts';
+import { createTermCoverageRerankingModel, QUESTION_WORDS } from './term-coverage-reranking-model.ts';
+
+/** The local reranker of the examples: term coverage over stemmed topic words, through the AI SDK reranking-model adapter. */
+export function createLocalReranker(): Reranker {
+  const analyze = createEnglishAnalyzer({ stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_WORDS] });
+  return createRerankingModelReranker({ name: 'term-coverage', model: createTermCoverageRerankingModel({ analyze }) });
+}

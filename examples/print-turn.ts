@@ -1,0 +1,49 @@
+import type { ChatStreamResult } from '../src/index.ts';
+
+interface TraceLike {
+  readonly hits?: readonly { readonly retriever: string; readonly count: number }[];
+  readonly rerank?: { readonly reranker: string; readonly fallback?: { readonly message: string } };
+  readonly dropped?: readonly unknown[];
+  readonly timings?: Readonly<Record<string, number>>;
+  readonly routes?: readonly { readonly retrievers: readonly string[]; readonly fallback?: string }[];
+  readonly queries?: readonly string[];
+}
+
+/**
+ * Streams one answer to `write` as it arrives, then prints its sources (title
+ * and score) and a one-line retrieval trace from the advisors' metadata.
+ * Returns the answer text.
+ */
+export async function printTurn(result: ChatStreamResult, write: (text: string) => void): Promise<string> {
+  write('Assistant: ');
+  for await (const delta of result.textStream) write(delta);
+  write('\n');
+  const { text, sources, metadata } = await result.response;
+  sources.forEach((source, index) => {
+    const title = typeof source.metadata.title === 'string' ? source.metadata.title : source.id;
+    const score = typeof source.score === 'number' ? ` (score ${source.score.toFixed(2)})` : '';
+    write(`  [${index + 1}] ${title}${score}\n`);
+  });
+  for (const [advisor, data] of Object.entries(metadata)) {
+    const trace = data.trace as TraceLike | undefined;
+    if (trace === undefined) continue;
+    write(`  trace ${advisor}: ${describeTrace(trace, data.noContext === true)}\n`);
+  }
+  return text;
+}
+
+function describeTrace(trace: TraceLike, noContext: boolean): string {
+  const parts: string[] = [];
+  if (trace.queries !== undefined && trace.queries.length > 0) parts.push(`queries ${trace.queries.map((query) => JSON.stringify(query)).join(', ')}`);
+  const routed = trace.routes?.flatMap((route) => [...route.retrievers, ...(route.fallback === undefined ? [] : [`(router fallback: ${route.fallback})`])]);
+  if (routed !== undefined && routed.length > 0) parts.push(`routed to ${[...new Set(routed)].join(', ')}`);
+  for (const hit of trace.hits ?? []) parts.push(`${hit.retriever} recalled ${hit.count}`);
+  if (trace.rerank !== undefined) {
+    parts.push(`reranked by ${trace.rerank.reranker}${trace.rerank.fallback === undefined ? '' : ` (fell back: ${trace.rerank.fallback.message})`}`);
+  }
+  if (trace.dropped !== undefined && trace.dropped.length > 0) parts.push(`dropped ${trace.dropped.length}`);
+  if (noContext) parts.push('nothing relevant found, so no documents were injected');
+  const timings = Object.entries(trace.timings ?? {}).map(([stage, ms]) => `${stage} ${Math.round(ms * 10) / 10} ms`);
+  if (timings.length > 0) parts.push(timings.join(', '));
+  return parts.join(' → ');
+}

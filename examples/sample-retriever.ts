@@ -1,0 +1,40 @@
+import type { EmbeddingModel } from 'ai';
+import {
+  createBm25Retriever,
+  createInMemoryVectorStore,
+  ingest,
+  vectorStoreRetriever,
+  type Document,
+  type IngestProgress,
+  type Retriever,
+} from '../src/index.ts';
+
+export interface SampleRetriever {
+  readonly retriever: Retriever;
+  /** How the documents are searched, for the banner. */
+  readonly kind: string;
+}
+
+/**
+ * Indexes the documents for search: embedded with `embeddingModel` into the
+ * in-memory vector store when there is one (OpenAI), otherwise in a BM25
+ * index, which needs no model at all (the offline demo).
+ */
+export async function createSampleRetriever({
+  documents,
+  embeddingModel,
+  onProgress,
+}: {
+  documents: readonly Document[];
+  embeddingModel?: EmbeddingModel;
+  onProgress?: (progress: IngestProgress) => void;
+}): Promise<SampleRetriever> {
+  if (embeddingModel === undefined) {
+    const retriever = createBm25Retriever({ name: 'bm25', documents });
+    onProgress?.({ phase: 'store', done: documents.length, total: documents.length });
+    return { retriever, kind: 'BM25 (lexical, offline)' };
+  }
+  const store = createInMemoryVectorStore({ name: 'vectors', embeddingModel });
+  await ingest({ documents, embeddingModel, store, batchSize: 16, onProgress });
+  return { retriever: vectorStoreRetriever({ store }), kind: 'in-memory vector store (embeddings)' };
+}
