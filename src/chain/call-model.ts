@@ -19,7 +19,8 @@ export async function callModel(request: AdvisedRequest): Promise<AdvisedRespons
       request,
     };
   } catch (error) {
-    return failedResponse(request, modelError(error, 'generate'), request.abortSignal?.aborted ? 'aborted' : 'error');
+    const aborted = request.abortSignal?.aborted === true;
+    return failedResponse(request, modelError(error, 'generate', aborted ? undefined : request.settings), aborted ? 'aborted' : 'error');
   }
 }
 

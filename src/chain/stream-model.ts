@@ -3,7 +3,7 @@ import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
 import { modelCallOptions } from './call-model.ts';
 import { documentSourcePart } from './document-source-part.ts';
-import { modelError } from './model-error.ts';
+import { modelError, modelTimeout } from './model-error.ts';
 
 /**
  * The end of a streaming chain: one `streamText` call, tool steps included.
@@ -111,7 +111,11 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
         await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
         return;
       }
-      const part = next.value;
+      let part = next.value;
+      if (part.type === 'abort' && !abortSignal.aborted) {
+        // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
+        part = { type: 'error', error: modelTimeout('stream', request.settings) };
+      }
       observe(part);
       controller.enqueue(part);
       if (part.type === 'start') {
