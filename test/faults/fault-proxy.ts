@@ -60,12 +60,12 @@ export async function startFaultProxy(target: { host?: string; port: number }): 
       client.destroy();
     });
     upstream.on('error', () => client.destroy());
-    const held: { to: Socket; chunk: Buffer }[] = [];
+    const held: { to: Socket; chunk: Buffer | string }[] = [];
     const flush = () => {
       for (const { to, chunk } of held.splice(0)) if (!to.destroyed) to.write(chunk);
     };
     flushers.add(flush);
-    const forward = (to: Socket, chunk: Buffer) => {
+    const forward = (to: Socket, chunk: Buffer | string) => {
       if (mode !== 'stall') return void to.write(chunk);
       held.push({ to, chunk });
       for (const wake of stallWaiters.splice(0)) wake();
