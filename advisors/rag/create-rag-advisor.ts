@@ -3,6 +3,7 @@ import type { AdvisedRequest, Advisor } from '../../src/chain/advisor.ts';
 import { answerDirectly, streamDirectAnswer } from '../../src/chain/answer-directly.ts';
 import { userText } from '../../src/chain/request-text.ts';
 import { AdvisorContext } from '../../src/context/advisor-context.ts';
+import { dedupeDocuments } from '../../src/document/dedupe-documents.ts';
 import type { Document } from '../../src/document/document.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
 import { withRequiredFilter } from '../../src/filter/with-required-filter.ts';
@@ -45,9 +46,10 @@ export interface RagAdvisor extends Advisor {
 
 /**
  * The part all RAG advisors share: read the per-call settings, run the
- * retrieval stage, then inject the documents into the last user message and
- * expose them as `sources` or, with nothing retrieved, apply the no-context
- * policy; record documents and trace in the metadata under `name`.
+ * retrieval stage, then add the documents to the turn's `sources` (deduped by
+ * id) and inject all sources into the last user message or, when the turn has
+ * no source at all, apply the no-context policy; record documents and trace
+ * in the metadata under `name`.
  */
 export function createRagAdvisor({
   name,
@@ -82,15 +84,16 @@ export function createRagAdvisor({
       filter: requestFilter(context),
     };
     const { documents, trace } = await retrieve(call);
+    const sources = dedupeDocuments([...request.sources, ...documents]);
     if (documents.length === 0) {
       context.annotate(name, { documents: [], noContext: true, noContextPolicy: noContext, trace });
+      // Sources from advisors further out are context enough: the policy is for a turn without any.
+      if (sources.length > 0 || noContext === 'answer-anyway') return { request };
       if (noContext === 'skip') return { request, answer: noContextAnswer };
-      if (noContext === 'answer-anyway') return { request };
       return { request: replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question)) };
     }
     context.annotate(name, { documents: documentRefs(documents), noContext: false, trace });
-    const injected = injector.inject(request, documents);
-    return { request: { ...injected, sources: [...request.sources, ...documents] } };
+    return { request: { ...injector.inject(request, sources), sources } };
   };
 
   const retriever: Retriever = {

@@ -15,6 +15,7 @@ export interface DocumentInjectorOptions {
 
 /** Puts retrieved documents into the messages sent to the model. */
 export interface DocumentInjector {
+  /** `documents` are all of the turn's sources, in order. */
   inject(request: AdvisedRequest, documents: readonly Document[]): AdvisedRequest;
 }
 
@@ -23,7 +24,9 @@ export interface DocumentInjector {
  * the documents in the escaped `<documents>` format, and puts the result in
  * place of the text of the LAST user message of `request.messages`. The
  * request's `input` is left as the user wrote it, so memory stores the
- * unaugmented message. Document text cannot close its element or pose as an
+ * unaugmented message. RAG advisors pass all of the turn's sources (theirs
+ * and those of advisors further out), so stacked advisors produce one
+ * `<documents>` block whose indexes match the order of `sources`. Document text cannot close its element or pose as an
  * instruction: it is escaped, and the template tells the model it is data.
  *
  * @example
@@ -43,13 +46,16 @@ export function createDocumentInjector(options: DocumentInjectorOptions = {}): D
 
 /**
  * A copy of the request whose last user message has its text replaced by
- * `render(originalText)`; its other parts (images, files) are kept.
+ * `render(question)`, where `question` is that message's text as the user
+ * wrote it (from `request.input`, so an advisor further in never wraps an
+ * already augmented message again); its other parts (images, files) are kept.
  */
 export function replaceLastUserText(request: AdvisedRequest, render: (question: string) => string): AdvisedRequest {
   const index = request.messages.findLastIndex((message) => message.role === 'user');
   if (index === -1) throw invalidOption('document-injector', 'messages', 'there is no user message to add the documents to');
   const message = request.messages[index] as UserModelMessage;
-  const text = render(messageText(message));
+  const original = request.input.findLast((candidate) => candidate.role === 'user');
+  const text = render(messageText(original ?? message));
   const content: UserModelMessage['content'] =
     typeof message.content === 'string' ? text : [{ type: 'text', text }, ...message.content.filter((part) => part.type !== 'text')];
   const messages: ModelMessage[] = [...request.messages];
