@@ -15,7 +15,7 @@ import { createBm25Retriever } from '../src/bm25/bm25-retriever.ts';
 import { createEnglishAnalyzer } from '../src/bm25/english-analyzer.ts';
 import { createMultilingualAnalyzer } from '../src/bm25/multilingual-analyzer.ts';
 import type { Document } from '../src/document/document.ts';
-import { type BeirQuery, beirDocumentText, loadBeirDataset } from './beir/load-beir.ts';
+import { type BeirQrels, type BeirQuery, beirDocumentText, loadBeirDataset } from './beir/load-beir.ts';
 import { ndcgAtK, quantile, recallAtK } from './bm25/retrieval-metrics.ts';
 
 const DATASET_DIR = fileURLToPath(new URL('../../shared/datasets/scifact', import.meta.url));
@@ -91,7 +91,7 @@ interface Measurement {
   readonly p99Ms: number;
 }
 
-async function measure(contender: Contender, documents: readonly Document[], queries: readonly BeirQuery[], qrels: Map<string, ReadonlyMap<string, number>>): Promise<Measurement> {
+async function measure(contender: Contender, documents: readonly Document[], queries: readonly BeirQuery[], qrels: BeirQrels): Promise<Measurement> {
   const buildTimes: number[] = [];
   // One untimed build first, so no contender pays for JIT warm-up in its numbers.
   let search: Search = contender.build(documents);
@@ -138,7 +138,7 @@ console.log(
 console.log(`build: median of ${BUILD_RUNS} builds after a warm-up build; latency: top-${LATENCY_TOP_K}, ${LATENCY_PASSES} passes over the queries after an evaluation pass at depth ${EVALUATION_DEPTH}\n`);
 
 const results: Measurement[] = [];
-for (const contender of contenders) results.push(await measure(contender, documents, queries, new Map(qrels)));
+for (const contender of contenders) results.push(await measure(contender, documents, queries, qrels));
 
 const ours = results[0];
 const format = (value: number, digits: number) => value.toFixed(digits);
