@@ -8,11 +8,25 @@ import type { Document } from '../../src/document/document.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
 import { withRequiredFilter } from '../../src/filter/with-required-filter.ts';
 import type { RetrieveOptions, Retriever } from '../../src/retrieval/retriever.ts';
-import type { DocumentInjector } from './document-injector.ts';
-import { replaceLastUserText } from './document-injector.ts';
-import { renderNoContextTemplate, type NoContextOptions } from './no-context-policy.ts';
+import { createDocumentInjector, replaceLastUserText, type DocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
+import { checkNoContextOptions, renderNoContextTemplate, type NoContextOptions } from './no-context-policy.ts';
 import { RagMinScore, RagTopK } from './rag-context-keys.ts';
+import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { documentRefs, type RetrievalTrace } from './retrieval-trace.ts';
+import { checkOrder, invalidOption } from './validate-rag-options.ts';
+
+/** Options shared by the RAG advisors. */
+export interface RagAdvisorCommonOptions extends DocumentInjectorOptions, NoContextOptions {
+  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
+  readonly filter?: RagFilterOption;
+  /** Replaces the default injector (then `template` and `metadataKeys` may not be given). */
+  readonly injector?: DocumentInjector;
+  /** Default 0 (inside memory advisors, which use about -100). */
+  readonly order?: number;
+}
+
+/** Keys of {@link RagAdvisorCommonOptions}, for unknown-option checks. */
+export const RAG_COMMON_OPTION_KEYS = ['filter', 'injector', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer'];
 
 /** One run of an advisor's retrieval stage. */
 export interface RetrievalStageCall {
@@ -53,19 +67,18 @@ export interface RagAdvisor extends Advisor {
  */
 export function createRagAdvisor({
   name,
-  order,
-  injector,
-  noContext: { noContext, noContextTemplate, noContextAnswer },
-  requestFilter,
+  options,
   retrieve,
 }: {
   name: string;
-  order: number;
-  injector: DocumentInjector;
-  noContext: Required<NoContextOptions>;
-  requestFilter: (context: AdvisorContext) => FilterExpression | undefined;
+  /** The options every RAG advisor takes, validated here. */
+  options: RagAdvisorCommonOptions;
   retrieve: (call: RetrievalStageCall) => Promise<RetrievalStageResult>;
 }): RagAdvisor {
+  const order = checkOrder(options.order ?? 0, name);
+  const injector = resolveInjector(options, name);
+  const { noContext, noContextTemplate, noContextAnswer } = checkNoContextOptions(options, name);
+  const requestFilter = createRequestFilter(options.filter, name);
   const prepare = async (request: AdvisedRequest): Promise<{ request: AdvisedRequest; answer?: string }> => {
     const { context, abortSignal } = request;
     const query = userText(request);
@@ -120,4 +133,14 @@ export function createRagAdvisor({
       return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
     },
   };
+}
+
+function resolveInjector(options: RagAdvisorCommonOptions, component: string): DocumentInjector {
+  const { injector, template, metadataKeys } = options;
+  if (injector === undefined) return createDocumentInjector({ template, metadataKeys });
+  if (template !== undefined || metadataKeys !== undefined) {
+    throw invalidOption(component, 'injector', 'give either `injector` or `template`/`metadataKeys`, not both');
+  }
+  if (injector === null || typeof injector.inject !== 'function') throw invalidOption(component, 'injector', 'expected an object with an inject(request, documents) method');
+  return injector;
 }

@@ -1,7 +1,7 @@
 export { questionAnswerAdvisor, type QuestionAnswerAdvisorOptions } from './question-answer-advisor.ts';
 export { rerankRagAdvisor, type RerankRagAdvisorOptions } from './rerank-rag-advisor.ts';
 export { retrievalAugmentationAdvisor, type RetrievalAugmentationAdvisorOptions } from './retrieval-augmentation-advisor.ts';
-export type { RagAdvisor, RetrievalStageCall, RetrievalStageResult } from './create-rag-advisor.ts';
+export type { RagAdvisor, RagAdvisorCommonOptions, RetrievalStageCall, RetrievalStageResult } from './create-rag-advisor.ts';
 export { RagFilter, RagMinScore, RagTopK } from './rag-context-keys.ts';
 export type { RagFilterOption } from './rag-filter.ts';
 export type { QueryTransformer, RagStageInput, ModelQueryTransformerOptions } from './query-transformer.ts';

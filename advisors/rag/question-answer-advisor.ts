@@ -1,17 +1,13 @@
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import type { VectorStore } from '../../src/retrieval/vector-store.ts';
 import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
-import { createRagAdvisor, type RagAdvisor } from './create-rag-advisor.ts';
-import { createDocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
-import { checkNoContextOptions, type NoContextOptions } from './no-context-policy.ts';
-import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
+import { createRagAdvisor, RAG_COMMON_OPTION_KEYS, type RagAdvisor, type RagAdvisorCommonOptions } from './create-rag-advisor.ts';
 import { createStageTimer } from './retrieval-trace.ts';
-import { hitsTrace, rankedRefs, searchRetriever } from './search-retriever.ts';
+import { searchRetriever, singleSearchTrace } from './search-retriever.ts';
 import {
   checkName,
   checkOptionalFiniteNumber,
   checkOptionsObject,
-  checkOrder,
   checkPositiveInteger,
   checkRetriever,
   checkTimeout,
@@ -19,7 +15,7 @@ import {
   invalidOption,
 } from './validate-rag-options.ts';
 
-export interface QuestionAnswerAdvisorOptions extends DocumentInjectorOptions, NoContextOptions {
+export interface QuestionAnswerAdvisorOptions extends RagAdvisorCommonOptions {
   /** What to search. Give `retriever` or `vectorStore`. */
   readonly retriever?: Retriever;
   readonly vectorStore?: VectorStore;
@@ -27,17 +23,13 @@ export interface QuestionAnswerAdvisorOptions extends DocumentInjectorOptions, N
   readonly topK?: number;
   /** Similarity threshold (the retriever's scale); `RagMinScore` overrides it per call. */
   readonly minScore?: number;
-  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
-  readonly filter?: RagFilterOption;
   /** Deadline of the search. Default 10 000 ms. */
   readonly timeoutMs?: number;
   /** Default `question-answer`; the metadata appears under this name. */
   readonly name?: string;
-  /** Default 0 (inside memory advisors, which use about -100). */
-  readonly order?: number;
 }
 
-const OPTION_KEYS = ['retriever', 'vectorStore', 'topK', 'minScore', 'filter', 'timeoutMs', 'name', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer'];
+const OPTION_KEYS = ['retriever', 'vectorStore', 'topK', 'minScore', 'timeoutMs', 'name', ...RAG_COMMON_OPTION_KEYS];
 
 /**
  * Retrieval-augmented question answering (Spring AI's `QuestionAnswerAdvisor`):
@@ -62,28 +54,13 @@ export function questionAnswerAdvisor(options: QuestionAnswerAdvisorOptions): Ra
 
   return createRagAdvisor({
     name,
-    order: checkOrder(options.order ?? 0, name),
-    injector: createDocumentInjector({ template: options.template, metadataKeys: options.metadataKeys }),
-    noContext: checkNoContextOptions(options, name),
-    requestFilter: createRequestFilter(options.filter, name),
+    options,
     async retrieve(call) {
       const timer = createStageTimer();
       const hits = await timer.time('retrieve', () =>
         searchRetriever({ retriever, query: call.query, topK: call.topK ?? topK, minScore: call.minScore ?? minScore, filter: call.filter, timeoutMs, abortSignal: call.abortSignal }),
       );
-      return {
-        documents: hits.documents,
-        trace: {
-          query: call.query,
-          transformations: [],
-          queries: [call.query],
-          routes: [],
-          hits: hitsTrace([hits]),
-          fused: rankedRefs(hits.documents),
-          dropped: [],
-          timings: timer.timings(),
-        },
-      };
+      return { documents: hits.documents, trace: singleSearchTrace(hits, timer.timings()) };
     },
   });
 }

@@ -2,18 +2,14 @@ import type { Reranker } from '../../src/retrieval/reranker.ts';
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import type { VectorStore } from '../../src/retrieval/vector-store.ts';
 import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
-import { createRagAdvisor, type RagAdvisor } from './create-rag-advisor.ts';
-import { createDocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
-import { checkNoContextOptions, type NoContextOptions } from './no-context-policy.ts';
+import { createRagAdvisor, RAG_COMMON_OPTION_KEYS, type RagAdvisor, type RagAdvisorCommonOptions } from './create-rag-advisor.ts';
 import { resolveRetriever } from './question-answer-advisor.ts';
-import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { createStageTimer, droppedBetween, rerankTrace } from './retrieval-trace.ts';
-import { hitsTrace, rankedRefs, searchRetriever } from './search-retriever.ts';
+import { searchRetriever, singleSearchTrace } from './search-retriever.ts';
 import {
   checkName,
   checkOptionalFiniteNumber,
   checkOptionsObject,
-  checkOrder,
   checkPositiveInteger,
   checkReranker,
   checkTimeout,
@@ -21,7 +17,7 @@ import {
   invalidOption,
 } from './validate-rag-options.ts';
 
-export interface RerankRagAdvisorOptions extends DocumentInjectorOptions, NoContextOptions {
+export interface RerankRagAdvisorOptions extends RagAdvisorCommonOptions {
   /** What to search. Give `retriever` or `vectorStore`. */
   readonly retriever?: Retriever;
   readonly vectorStore?: VectorStore;
@@ -34,21 +30,17 @@ export interface RerankRagAdvisorOptions extends DocumentInjectorOptions, NoCont
   readonly topN?: number;
   /** Rerank score threshold; `RagMinScore` overrides it per call. Not applied when the reranker falls back. */
   readonly minScore?: number;
-  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
-  readonly filter?: RagFilterOption;
   /** Deadline of the search. Default 10 000 ms. */
   readonly timeoutMs?: number;
   /** Deadline of the reranker; past it the retrieval order is kept. Default 10 000 ms. */
   readonly rerankTimeoutMs?: number;
   /** Default `rerank-rag`. */
   readonly name?: string;
-  /** Default 0. */
-  readonly order?: number;
 }
 
 const OPTION_KEYS = [
-  'retriever', 'vectorStore', 'reranker', 'recallK', 'recallMinScore', 'topN', 'minScore', 'filter', 'timeoutMs', 'rerankTimeoutMs',
-  'name', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer',
+  'retriever', 'vectorStore', 'reranker', 'recallK', 'recallMinScore', 'topN', 'minScore', 'timeoutMs', 'rerankTimeoutMs', 'name',
+  ...RAG_COMMON_OPTION_KEYS,
 ];
 
 /**
@@ -77,10 +69,7 @@ export function rerankRagAdvisor(options: RerankRagAdvisorOptions): RagAdvisor {
 
   return createRagAdvisor({
     name,
-    order: checkOrder(options.order ?? 0, name),
-    injector: createDocumentInjector({ template: options.template, metadataKeys: options.metadataKeys }),
-    noContext: checkNoContextOptions(options, name),
-    requestFilter: createRequestFilter(options.filter, name),
+    options,
     async retrieve(call) {
       const timer = createStageTimer();
       const keep = call.topK ?? topN;
@@ -92,17 +81,10 @@ export function rerankRagAdvisor(options: RerankRagAdvisorOptions): RagAdvisor {
       );
       return {
         documents: reranked.documents,
-        trace: {
-          query: call.query,
-          transformations: [],
-          queries: [call.query],
-          routes: [],
-          hits: hitsTrace([hits]),
-          fused: rankedRefs(hits.documents),
+        trace: singleSearchTrace(hits, timer.timings(), {
           rerank: rerankTrace(reranker.name, call.query, reranked),
           dropped: droppedBetween(hits.documents, reranked.documents, 'rerank'),
-          timings: timer.timings(),
-        },
+        }),
       };
     },
   });

@@ -3,20 +3,16 @@ import { ComponentError } from '../../src/errors/component-error.ts';
 import { TimeoutError } from '../../src/errors/timeout-error.ts';
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import { createRrfAggregator, type ContentAggregator } from './content-aggregator.ts';
-import { createRagAdvisor, type RagAdvisor, type RetrievalStageCall } from './create-rag-advisor.ts';
+import { createRagAdvisor, RAG_COMMON_OPTION_KEYS, type RagAdvisor, type RagAdvisorCommonOptions, type RetrievalStageCall } from './create-rag-advisor.ts';
 import type { DocumentPostProcessor } from './document-post-processor.ts';
-import { createDocumentInjector, type DocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
-import { checkNoContextOptions, type NoContextOptions } from './no-context-policy.ts';
 import { createAllRouter, type QueryRouter, type RouteDecision } from './query-router.ts';
 import type { QueryTransformer, RagStageInput } from './query-transformer.ts';
-import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { createStageTimer, droppedBetween, type RetrievalTrace } from './retrieval-trace.ts';
 import { hitsTrace, rankedRefs, searchRetriever, type RetrieverHits } from './search-retriever.ts';
 import {
   checkName,
   checkOptionalFiniteNumber,
   checkOptionsObject,
-  checkOrder,
   checkPositiveInteger,
   checkRetrievers,
   checkTimeout,
@@ -24,7 +20,7 @@ import {
   invalidOption,
 } from './validate-rag-options.ts';
 
-export interface RetrievalAugmentationAdvisorOptions extends DocumentInjectorOptions, NoContextOptions {
+export interface RetrievalAugmentationAdvisorOptions extends RagAdvisorCommonOptions {
   /** Run in order, each over every query the previous one produced. Default none. */
   readonly queryTransformers?: readonly QueryTransformer[];
   /** The sources, all searched for every query. Give `retrievers` or `router`. */
@@ -35,8 +31,6 @@ export interface RetrievalAugmentationAdvisorOptions extends DocumentInjectorOpt
   readonly candidateK?: number;
   /** Threshold passed to every retriever (its own scale); `RagMinScore` overrides it per call. */
   readonly minScore?: number;
-  /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
-  readonly filter?: RagFilterOption;
   /** Deadline of each retriever call. Default 10 000 ms. */
   readonly retrieverTimeoutMs?: number;
   /**
@@ -50,17 +44,13 @@ export interface RetrievalAugmentationAdvisorOptions extends DocumentInjectorOpt
   readonly postProcessors?: readonly DocumentPostProcessor[];
   /** Documents injected at most. Default 5; `RagTopK` overrides it per call. */
   readonly topK?: number;
-  /** Replaces the default injector (then `template` and `metadataKeys` may not be given). */
-  readonly injector?: DocumentInjector;
   /** Default `retrieval-augmentation`. */
   readonly name?: string;
-  /** Default 0. */
-  readonly order?: number;
 }
 
 const OPTION_KEYS = [
-  'queryTransformers', 'retrievers', 'router', 'candidateK', 'minScore', 'filter', 'retrieverTimeoutMs', 'onRetrieverError', 'aggregator',
-  'postProcessors', 'topK', 'injector', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer', 'name', 'order',
+  'queryTransformers', 'retrievers', 'router', 'candidateK', 'minScore', 'retrieverTimeoutMs', 'onRetrieverError', 'aggregator',
+  'postProcessors', 'topK', 'name', ...RAG_COMMON_OPTION_KEYS,
 ];
 
 /**
@@ -150,10 +140,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
 
   return createRagAdvisor({
     name,
-    order: checkOrder(options.order ?? 0, name),
-    injector: resolveInjector(options, name),
-    noContext: checkNoContextOptions(options, name),
-    requestFilter: createRequestFilter(options.filter, name),
+    options,
     async retrieve(call) {
       const timer = createStageTimer();
       const input: RagStageInput = { history: call.history, context: call.context, abortSignal: call.abortSignal };
@@ -224,16 +211,6 @@ function resolveRouter(options: RetrievalAugmentationAdvisorOptions, component: 
   if (retrievers !== undefined) return createAllRouter({ retrievers: checkRetrievers(retrievers, component) });
   checkStage(router, component, 'router', 'route');
   return router!;
-}
-
-function resolveInjector(options: RetrievalAugmentationAdvisorOptions, component: string): DocumentInjector {
-  const { injector, template, metadataKeys } = options;
-  if (injector === undefined) return createDocumentInjector({ template, metadataKeys });
-  if (template !== undefined || metadataKeys !== undefined) {
-    throw invalidOption(component, 'injector', 'give either `injector` or `template`/`metadataKeys`, not both');
-  }
-  if (injector === null || typeof injector.inject !== 'function') throw invalidOption(component, 'injector', 'expected an object with an inject(request, documents) method');
-  return injector;
 }
 
 function checkStages(stages: unknown, component: string, argument: string, method: string): void {

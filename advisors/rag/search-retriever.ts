@@ -71,3 +71,18 @@ export function hitsTrace(hits: readonly RetrieverHits[]): RetrievalTrace['hits'
 export function rankedRefs(documents: readonly Document[]): RetrievalTrace['fused'] {
   return documentRefs(documents).map((ref, index) => ({ ...ref, rank: index + 1 }));
 }
+
+/** The trace of a retrieval stage that searched one retriever with the user's query alone. */
+export function singleSearchTrace(hits: RetrieverHits, timings: Readonly<Record<string, number>>, extra: Partial<RetrievalTrace> = {}): RetrievalTrace {
+  return {
+    query: hits.query,
+    transformations: [],
+    queries: [hits.query],
+    routes: [],
+    hits: hitsTrace([hits]),
+    fused: rankedRefs(hits.documents),
+    dropped: [],
+    ...extra,
+    timings,
+  };
+}

@@ -190,6 +190,19 @@ describe('retrievalAugmentationAdvisor: no-context policies', () => {
   });
 });
 
+describe('retrievalAugmentationAdvisor: stacked with another source', () => {
+  it('applies no policy when an advisor further out already supplied sources, but still flags its own empty result', async () => {
+    const outer = retrievalAugmentationAdvisor({ name: 'outer', order: -1, retrievers: [keywordRetriever('manuals', manuals)] });
+    const inner = retrievalAugmentationAdvisor({ name: 'inner', retrievers: [keywordRetriever('empty', [])], noContext: 'skip' });
+    const model = mockModel([textParts(['from the manual'])]);
+    const response = await createChatClient({ model, advisors: [inner, outer] }).generate({ prompt: 'printer wifi' });
+    expect(response.text).toBe('from the manual');
+    expect(response.answeredBy).toBeUndefined();
+    expect(response.metadata.inner).toMatchObject({ noContext: true, noContextPolicy: 'skip' });
+    expect(promptText(model.doGenerateCalls[0])).toContain('<documents>');
+  });
+});
+
 describe('retrievalAugmentationAdvisor: options', () => {
   it('validates at construction', () => {
     const source = keywordRetriever('a', []);
