@@ -69,6 +69,7 @@ export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRou
     async route(query, { abortSignal }) {
       let similarities: number[];
       try {
+        // Shared by all requests, so not tied to this request's abort signal.
         descriptionEmbeddings ??= embedDocuments(settings, descriptions.map((description) => description.text), undefined);
         const [queryEmbedding, embeddings] = await Promise.all([embedQuery(settings, query, abortSignal), descriptionEmbeddings]);
         similarities = routes.map(() => Number.NEGATIVE_INFINITY);

@@ -115,6 +115,9 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
 
   async function retrieveAll(call: RetrievalStageCall, decisions: readonly { query: string; decision: RouteDecision }[]): Promise<RetrieverHits[]> {
     const perRetriever = Math.max(candidateK, call.topK ?? topK);
+    // A failure that fails the turn also stops the searches still running.
+    const failed = new AbortController();
+    const abortSignal = call.abortSignal === undefined ? failed.signal : AbortSignal.any([call.abortSignal, failed.signal]);
     const searches = decisions.flatMap(({ query, decision }) =>
       decision.retrievers.map(async (retriever): Promise<RetrieverHits> => {
         const started = performance.now();
@@ -126,11 +129,14 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
             minScore: call.minScore ?? minScore,
             filter: call.filter,
             timeoutMs: retrieverTimeoutMs,
-            abortSignal: call.abortSignal,
+            abortSignal,
           });
         } catch (error) {
-          const tolerated = onRetrieverError === 'ignore' && !call.abortSignal?.aborted && (error instanceof ComponentError || error instanceof TimeoutError);
-          if (!tolerated) throw error;
+          const tolerated = onRetrieverError === 'ignore' && !abortSignal.aborted && (error instanceof ComponentError || error instanceof TimeoutError);
+          if (!tolerated) {
+            failed.abort(error);
+            throw error;
+          }
           return { query, retriever: retriever.name, documents: [], ms: Math.round(performance.now() - started), error };
         }
       }),

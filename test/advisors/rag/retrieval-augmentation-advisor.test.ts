@@ -72,6 +72,17 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
     expect(seen.every((signal) => signal.aborted)).toBe(true);
   });
 
+  it('stops the other searches when one source fails the turn', async () => {
+    let sibling: AbortSignal | undefined;
+    const hanging = {
+      name: 'slow',
+      retrieve: (_query: string, options: { abortSignal?: AbortSignal } = {}) => ((sibling = options.abortSignal), new Promise<Document[]>(() => {})),
+    };
+    const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
+    await expect(retrievalAugmentationAdvisor({ retrievers: [hanging, broken] }).retriever.retrieve('q')).rejects.toThrow(/wiki/);
+    expect(sibling?.aborted).toBe(true);
+  });
+
   it('reports a failing source as a ComponentError naming it', async () => {
     const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
     await expect(retrievalAugmentationAdvisor({ retrievers: [broken] }).retriever.retrieve('q')).rejects.toThrow(/retrieve from "wiki" failed: connection refused/);
