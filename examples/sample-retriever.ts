@@ -23,18 +23,21 @@ export interface SampleRetriever {
 export async function createSampleRetriever({
   documents,
   embeddingModel,
+  name,
   onProgress,
 }: {
   documents: readonly Document[];
   embeddingModel?: EmbeddingModel;
+  /** Shown in traces; default `bm25` or `vectors`. */
+  name?: string;
   onProgress?: (progress: IngestProgress) => void;
 }): Promise<SampleRetriever> {
   if (embeddingModel === undefined) {
-    const retriever = createBm25Retriever({ name: 'bm25', documents });
+    const retriever = createBm25Retriever({ name: name ?? 'bm25', documents });
     onProgress?.({ phase: 'store', done: documents.length, total: documents.length });
     return { retriever, kind: 'BM25 (lexical, offline)' };
   }
-  const store = createInMemoryVectorStore({ name: 'vectors', embeddingModel });
+  const store = createInMemoryVectorStore({ name: name ?? 'vectors', embeddingModel });
   await ingest({ documents, embeddingModel, store, batchSize: 16, onProgress });
   return { retriever: vectorStoreRetriever({ store }), kind: 'in-memory vector store (embeddings)' };
 }
