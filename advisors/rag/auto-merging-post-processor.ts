@@ -1,7 +1,7 @@
 import type { Document } from '../../src/document/document.ts';
 import { ComponentError } from '../../src/errors/component-error.ts';
 import { TimeoutError } from '../../src/errors/timeout-error.ts';
-import { callWithTimeout } from '../../src/rerank/call-with-timeout.ts';
+import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 import { combineHits } from './combine-hits.ts';
 import type { DocumentPostProcessor } from './document-post-processor.ts';
 import { checkOptionsObject, checkTimeout, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from './validate-rag-options.ts';

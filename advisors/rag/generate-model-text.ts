@@ -1,7 +1,7 @@
 import { generateText, type LanguageModel } from 'ai';
 import { ComponentError } from '../../src/errors/component-error.ts';
 import { TimeoutError } from '../../src/errors/timeout-error.ts';
-import { callWithTimeout } from '../../src/rerank/call-with-timeout.ts';
+import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 
 /**
  * One `generateText` call for a RAG component (a query transformer or a

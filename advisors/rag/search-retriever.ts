@@ -3,7 +3,7 @@ import { withProvenance } from '../../src/document/with-provenance.ts';
 import { ComponentError } from '../../src/errors/component-error.ts';
 import { TimeoutError } from '../../src/errors/timeout-error.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
-import { callWithTimeout } from '../../src/rerank/call-with-timeout.ts';
+import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import { documentRefs, roundMs, type RetrievalTrace } from './retrieval-trace.ts';
 

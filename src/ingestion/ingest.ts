@@ -4,7 +4,7 @@ import type { Document } from '../document/document.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { VectorStore } from '../retrieval/vector-store.ts';
-import { callWithTimeout } from './call-with-timeout.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { contentHash } from './content-hash.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import type { IngestionManifest } from './ingestion-manifest.ts';
@@ -285,8 +285,12 @@ async function embedBatch(batch: readonly Document[], settings: IngestSettings, 
   try {
     embeddings = await retryWithBackoff(
       () =>
-        callWithTimeout(
-          async (attemptSignal) => {
+        callWithTimeout({
+          component: 'embedding-model',
+          operation: 'embedMany',
+          timeoutMs: settings.embeddingTimeoutMs,
+          abortSignal: signal,
+          run: async (attemptSignal) => {
             const result = await embedMany({
               model: settings.embeddingModel,
               values: missing.map((chunk) => chunk.text),
@@ -297,13 +301,7 @@ async function embedBatch(batch: readonly Document[], settings: IngestSettings, 
             });
             return result.embeddings;
           },
-          {
-            timeoutMs: settings.embeddingTimeoutMs,
-            abortSignal: signal,
-            component: 'embedding-model',
-            operation: 'embedMany',
-          },
-        ),
+        }),
       {
         maxRetries: settings.maxRetries,
         initialDelayMs: settings.initialRetryDelayMs,
@@ -334,7 +332,7 @@ async function callStore<T>(
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   try {
-    return await callWithTimeout(call, { timeoutMs: settings.storeTimeoutMs, abortSignal: signal, component, operation });
+    return await callWithTimeout({ component, operation, timeoutMs: settings.storeTimeoutMs, abortSignal: signal, run: call });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw new ComponentError({ component, operation, cause: error });

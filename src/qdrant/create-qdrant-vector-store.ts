@@ -5,7 +5,7 @@ import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
-import { callWithTimeout } from '../rerank/call-with-timeout.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../rerank/validate-rerank-options.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { toPointId } from './point-id.ts';

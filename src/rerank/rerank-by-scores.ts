@@ -3,7 +3,7 @@ import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import type { RerankOptions } from '../retrieval/reranker.ts';
 import { applyRerankScores, type RerankScore } from './apply-rerank-scores.ts';
-import { callWithTimeout } from './call-with-timeout.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateRerankCall } from './validate-rerank-options.ts';
 
 /**

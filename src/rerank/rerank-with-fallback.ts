@@ -2,7 +2,7 @@ import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { TimeoutError } from '../errors/timeout-error.ts';
 import type { Reranker } from '../retrieval/reranker.ts';
-import { callWithTimeout } from './call-with-timeout.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateOptionalPositiveInteger, validateRerankCall } from './validate-rerank-options.ts';
 
 export interface RerankFallback {

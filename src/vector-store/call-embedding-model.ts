@@ -1,7 +1,7 @@
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 import { ComponentError } from '../errors/component-error.ts';
 import { TimeoutError } from '../errors/timeout-error.ts';
-import { callWithTimeout } from '../ingestion/call-with-timeout.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
 
 export interface EmbeddingCallSettings {
   readonly model: EmbeddingModel;
@@ -41,12 +41,7 @@ async function callEmbeddingModel<T>(
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   try {
-    return await callWithTimeout(call, {
-      timeoutMs: settings.timeoutMs,
-      abortSignal: abortSignal ?? new AbortController().signal,
-      component: 'embedding-model',
-      operation,
-    });
+    return await callWithTimeout({ component: 'embedding-model', operation, timeoutMs: settings.timeoutMs, abortSignal, run: call });
   } catch (error) {
     if (error instanceof TimeoutError || abortSignal?.aborted) throw error;
     throw new ComponentError({ component: 'embedding-model', operation, cause: error });
