@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { main as advancedRag } from '../../examples/advanced-rag.ts';
+import { main as customAdvisor } from '../../examples/custom-advisor.ts';
+import { DEMO_QUESTIONS, main as demo } from '../../examples/demo.ts';
+import { main as memory } from '../../examples/memory.ts';
+import { main as middleware } from '../../examples/middleware.ts';
+import { main as qdrant } from '../../examples/qdrant.ts';
+import { main as questionAnswerRag } from '../../examples/question-answer-rag.ts';
+import { main as quickStart } from '../../examples/quick-start.ts';
+import { main as rerankRag } from '../../examples/rerank-rag.ts';
+import { OFFLINE_MODEL_LABEL } from '../../src/offline/index.ts';
+import { startQdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs an example offline (no API keys, whatever the environment holds) and collects what it printed. */
+async function runOffline<T>(main: (options: { env: Record<string, string>; write: (text: string) => void }) => Promise<T>, env: Record<string, string> = {}) {
+  let output = '';
+  const result = await main({ env, write: (text) => (output += text) });
+  return { result, output };
+}
+
+/** The source titles printed under the answer that follows `question`. */
+function sourcesAfter(output: string, question: string): string[] {
+  const turn = output.slice(output.indexOf(`You: ${question}`)).split('\nYou: ')[0];
+  return [...turn.matchAll(/^ {2}\[\d+\] (.+?)(?: \(score [\d.]+\))?$/gm)].map((match) => match[1]);
+}
+
+describe('examples run offline with the stand-in model', () => {
+  it('quick start answers from the retrieved passage and lists it as the source', async () => {
+    const { result, output } = await runOffline(quickStart);
+    expect(result.startsWith(OFFLINE_MODEL_LABEL)).toBe(true);
+    expect(result).toContain('based in Aberdeen');
+    expect(output).toContain('source: Fleet list: The research vessel Kittiwake');
+  });
+
+  it('memory: the follow-up "How old is he?" is answered only when the earlier turn is remembered', async () => {
+    const { result } = await runOffline(memory);
+    expect(result.withMemory).toContain('born on 2 March 1950');
+    expect(result.withoutMemory).not.toContain('1950');
+    expect(result.withoutMemory).toContain('nothing to quote');
+  });
+
+  it('question-answer RAG answers from the sample documents, honours the per-call filter and skips the unanswerable', async () => {
+    const { result, output } = await runOffline(questionAnswerRag);
+    expect(result[0]).toContain('University of Edinburgh');
+    expect(result[1]).toContain('6 euros per month');
+    const filtered = sourcesAfter(output, 'How much does the Plus plan cost?');
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.every((title) => title.startsWith('Brightwater Notes: terms of use'))).toBe(true);
+    expect(result[2]).toBe('The documents say nothing about that.');
+  });
+
+  it('rerank RAG falls back to the local reranker without a Cohere key and keeps only relevant passages', async () => {
+    const { result, output } = await runOffline(rerankRag);
+    expect(output).toContain('Reranker: term-coverage (local stand-in');
+    expect(result[0]).toContain('refunded pro rata');
+    expect(result[1]).toContain('In 1994 she published The Tidal Atlas');
+    expect(sourcesAfter(output, 'When did Helena Marsh publish her tidal atlas?')).toEqual(['Helena Marsh: a biography › Career']);
+  });
+
+  it('advanced RAG compresses the follow-up with the conversation and routes each query to the right source', async () => {
+    const { result, output } = await runOffline(advancedRag);
+    expect(output).toContain('queries "Where does Helena Marsh live now?" → routed to biography');
+    expect(result[1]).toContain('lives in Stromness');
+    expect(output).toContain('routed to terms-of-use');
+    expect(result[2]).toContain('refunded pro rata');
+  });
+
+  it('custom advisors run by order and report through the metadata', async () => {
+    const { result, output } = await runOffline(customAdvisor);
+    expect(output).toContain('Chain (outermost first): today (-200) → message-memory (-100) → question-answer (0) → answer-stats (100)');
+    expect(output).toMatch(/Instructions the model saw: "Today is \d{4}-\d{2}-\d{2}\."/);
+    expect(result).toMatchObject({ sources: 2, outcome: 'finished' });
+    expect(result.words).toBeGreaterThan(10);
+  });
+
+  it('advisorMiddleware adds memory and RAG to plain streamText calls', async () => {
+    const { result, output } = await runOffline(middleware);
+    expect(result[0]).toContain('lives in Stromness');
+    expect(result[1]).toContain('Owen Achterberg');
+    expect(output).toContain('source: Helena Marsh: a biography');
+  });
+
+  it('Qdrant example tells how to run it without QDRANT_URL', async () => {
+    const { result, output } = await runOffline(qdrant);
+    expect(result).toEqual([]);
+    expect(output).toContain('Set QDRANT_URL');
+  });
+
+  it('Qdrant example ingests and answers with filters against a Qdrant API fixture', async () => {
+    const fixture = await startQdrantFixture();
+    try {
+      const { result, output } = await runOffline(qdrant, { QDRANT_URL: fixture.url });
+      expect(output).toContain('Ingested 14 chunks');
+      expect(result[0]).toContain('6 euros per month');
+      expect(sourcesAfter(output, 'Where did Helena Marsh study?').every((title) => title.startsWith('Helena Marsh'))).toBe(true);
+      expect(fixture.violations).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
+describe('the demo', () => {
+  it('answers the scripted conversation, the follow-up from memory', async () => {
+    const { result, output } = await runOffline(demo);
+    expect(result).toHaveLength(DEMO_QUESTIONS.length);
+    expect(result[0]).toContain('Helena Marsh (born 12 April 1957');
+    expect(result[1]).toMatch(/^\[offline stand-in model\] From our conversation: .*born 12 April 1957/);
+    expect(output).toContain('nothing relevant found, so no documents were injected');
+    expect(result[2]).toContain('refunded pro rata');
+    expect(result[3]).toContain('deleted permanently after 30 days');
+    expect(output).toMatch(/\d+ ms, \d+ tokens/);
+  });
+
+  it('runs as `npm run demo` does and exits cleanly', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENAI_')));
+    const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [tsx, 'examples/demo.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+      child.on('error', reject);
+      child.on('exit', (exitCode) => resolve({ code: exitCode, stdout }));
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('Model: offline stand-in model');
+    expect(stdout).toContain('You: How old is she?');
+    expect(stdout).toMatch(/Done in \d+\.\d s\./);
+  });
+});
