@@ -19,7 +19,7 @@ export function callWithTimeout<T>({
   abortSignal?: AbortSignal;
   run: (signal: AbortSignal) => PromiseLike<T>;
 }): Promise<T> {
-  abortSignal?.throwIfAborted();
+  if (abortSignal?.aborted) return Promise.reject(abortSignal.reason);
   const controller = new AbortController();
   return new Promise<T>((resolve, reject) => {
     const fail = (reason: unknown) => {
