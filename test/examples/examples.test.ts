@@ -6,7 +6,7 @@ import { main as advancedRag } from '../../examples/advanced-rag.ts';
 import { main as customAdvisor } from '../../examples/custom-advisor.ts';
 import { DEMO_QUESTIONS, main as demo } from '../../examples/demo.ts';
 import { main as memory } from '../../examples/memory.ts';
-import { main as middleware } from '../../examples/middleware.ts';
+import { main as middleware } from '../../examples/advisor-middleware.ts';
 import { main as qdrant } from '../../examples/qdrant.ts';
 import { main as questionAnswerRag } from '../../examples/question-answer-rag.ts';
 import { main as quickStart } from '../../examples/quick-start.ts';

@@ -3,7 +3,7 @@
  * changing its `streamText` call sites: wrap the model once, pass per-request
  * values (the conversation id) in `providerOptions.advisors`.
  *
- *   npx tsx examples/middleware.ts
+ *   npx tsx examples/advisor-middleware.ts
  *
  * The difference from `createChatClient`: a middleware sees model steps, not
  * turns. It runs the request side of the chain on the first step of a turn and
