@@ -64,12 +64,12 @@ const INITIAL_READ_SIZE = 64;
  * await memory.appendTurn('c-1', [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }]);
  * const history = await memory.messages('c-1');
  */
-export function createChatMemory({
-  store = inMemoryChatMemoryStore(),
-  window = messageWindow({ maxMessages: 20 }),
-  timeout = 10_000,
-}: ChatMemoryOptions = {}): ChatMemory {
+export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   const component = 'chat-memory';
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError({ component, argument: 'options', message: 'expected an options object' });
+  }
+  const { store = inMemoryChatMemoryStore(), window = messageWindow({ maxMessages: 20 }), timeout = 10_000 } = options;
   if (store === null || typeof store !== 'object' || typeof store.appendTurn !== 'function' || typeof store.read !== 'function') {
     throw new InvalidArgumentError({ component, argument: 'store', message: 'expected a ChatMemoryStore' });
   }
