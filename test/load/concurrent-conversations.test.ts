@@ -1,6 +1,6 @@
 import { simulateReadableStream } from 'ai';
 import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/memory/index.ts';
 import { questionAnswerAdvisor } from '../../advisors/rag/question-answer-advisor.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
@@ -28,11 +28,17 @@ const tagOf = (text: string) => /\[(c-\d+)\]/.exec(text)?.[1];
 
 describe.skipIf(!redisUrl || !databaseUrl)(`load: ${CONVERSATIONS} concurrent conversations x ${TURNS} turns through the full chain`, () => {
   const run = crypto.randomUUID().slice(0, 8);
-  const redis = redisChatMemoryStore({ url: redisUrl, keyPrefix: `ai-advisors-load:${run}` });
-  const postgres = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: 'ai_advisors_load_suite' });
-  const memories = { redis: createChatMemory({ store: redis, window: false }), postgres: createChatMemory({ store: postgres, window: false }) };
+  let redis: ReturnType<typeof redisChatMemoryStore>;
+  let postgres: ReturnType<typeof postgresChatMemoryStore>;
+  let memories: { redis: ChatMemory; postgres: ChatMemory };
   const conversationIds = Array.from({ length: CONVERSATIONS }, (_, index) => `load:${run}:c-${index}`);
   const memoryOf = (index: number): ChatMemory => (index % 2 === 0 ? memories.redis : memories.postgres);
+
+  beforeAll(() => {
+    redis = redisChatMemoryStore({ url: redisUrl, keyPrefix: `ai-advisors-load:${run}` });
+    postgres = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: 'ai_advisors_load_suite' });
+    memories = { redis: createChatMemory({ store: redis, window: false }), postgres: createChatMemory({ store: postgres, window: false }) };
+  });
 
   afterAll(async () => {
     await Promise.all(conversationIds.map((conversationId, index) => memoryOf(index).clear(conversationId)));
