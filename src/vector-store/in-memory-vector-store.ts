@@ -7,7 +7,7 @@ import { assertInteger, assertOptionsObject } from '../ingestion/validate-option
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { embedDocuments, embedQuery, type EmbeddingCallSettings } from './call-embedding-model.ts';
 import { selectTopK } from './select-top-k.ts';
-import { createVectorMatrix, type VectorMatrix } from './vector-matrix.ts';
+import { createVectorMatrix, MAX_VECTOR_DIMENSIONS, type VectorMatrix } from './vector-matrix.ts';
 
 const COMPONENT = 'vector-store';
 const DEFAULT_TOP_K = 4;
@@ -127,6 +127,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
   };
 
   const checkDimensions = (length: number, argument: string): void => {
+    assertAtMost(length, argument);
     const expected = matrix?.dimensions ?? fixedDimensions;
     if (expected !== undefined && length !== expected) {
       throw new InvalidArgumentError({
@@ -308,7 +309,10 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
       message: 'expected an AI SDK embedding model (an EmbeddingModel object or a model id string)',
     });
   }
-  if (dimensions !== undefined) assertInteger(COMPONENT, 'dimensions', dimensions, { min: 1 });
+  if (dimensions !== undefined) {
+    assertInteger(COMPONENT, 'dimensions', dimensions, { min: 1 });
+    assertAtMost(dimensions, 'dimensions');
+  }
   if (initialCapacity !== undefined) assertInteger(COMPONENT, 'initialCapacity', initialCapacity, { min: 0 });
   if (embeddingTimeoutMs !== undefined) assertInteger(COMPONENT, 'embeddingTimeoutMs', embeddingTimeoutMs, { min: 1 });
   if (embeddingMaxRetries !== undefined) assertInteger(COMPONENT, 'embeddingMaxRetries', embeddingMaxRetries, { min: 0 });
@@ -386,4 +390,14 @@ function validateSearchRequest(request: VectorSearchRequest): VectorSearchReques
     fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
   }
   return filter === undefined ? request : { ...request, filter: validateFilterExpression(filter) };
+}
+
+function assertAtMost(dimensions: number, argument: string): void {
+  if (dimensions > MAX_VECTOR_DIMENSIONS) {
+    throw new InvalidArgumentError({
+      component: COMPONENT,
+      argument,
+      message: `${dimensions} dimensions is more than the ${MAX_VECTOR_DIMENSIONS} this store supports`,
+    });
+  }
 }

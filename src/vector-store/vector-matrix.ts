@@ -4,6 +4,8 @@ import { instantiateDotKernel } from './kernel/dot-kernel.ts';
 const PAGE_BYTES = 65_536;
 /** A wasm32 memory addresses at most 4 GiB. */
 const MAX_PAGES = 65_536;
+/** Far above any embedding model's size, and small enough that a row always fits the kernel's memory. */
+export const MAX_VECTOR_DIMENSIONS = 65_536;
 const MIN_GROWTH_ROWS = 64;
 const INT32_MAX = 2_147_483_647;
 

@@ -408,3 +408,13 @@ describe('createInMemoryVectorStore', () => {
     });
   });
 });
+
+describe('vector size limit', () => {
+  it('rejects more dimensions than the store supports, as an option and as a vector', async () => {
+    expect(() => createInMemoryVectorStore({ dimensions: 1_073_741_825 })).toThrow(/more than the 65536 this store supports/);
+    const store = createInMemoryVectorStore();
+    await expect(store.add([{ id: 'huge', text: 'x', metadata: {}, embedding: new Float32Array(65_537).fill(1) }])).rejects.toThrow(
+      /65537 dimensions is more than/,
+    );
+  });
+});
