@@ -1,4 +1,4 @@
-import { InvalidArgumentError, renderMessages, type Advisor } from '../../src/index.ts';
+import { escapePromptText, InvalidArgumentError, renderMessages, type Advisor } from '../../src/index.ts';
 import { loadHistory } from './load-history.ts';
 import { validateMemoryAdvisorOptions, type ChatMemoryAdvisorOptions } from './memory-advisor-options.ts';
 import { storeTurn } from './store-turn.ts';
@@ -36,7 +36,7 @@ export function promptMemoryAdvisor(options: PromptMemoryAdvisorOptions): Adviso
       const { instructions, history } = await loadHistory(request, { memory, name });
       if (history.length === 0) return { ...request, messages: [...request.input], instructions };
       // A replacer function, so "$&" and the like in the history stay literal.
-      const rendered = template.replace('{memory}', () => renderMessages(history));
+      const rendered = template.replace('{memory}', () => escapePromptText(renderMessages(history)));
       return {
         ...request,
         messages: [...request.input],

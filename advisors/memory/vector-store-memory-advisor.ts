@@ -2,6 +2,7 @@ import {
   ComponentError,
   ConversationId,
   InvalidArgumentError,
+  escapePromptText,
   renderMessages,
   UserId,
   userText,
@@ -109,7 +110,7 @@ export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOption
         recalled: recalled.map((document) => ({ id: document.id, score: document.score })),
       });
       if (recalled.length === 0) return request;
-      const rendered = template.replace('{memory}', () => recalled.map((document) => document.text).join('\n---\n'));
+      const rendered = template.replace('{memory}', () => escapePromptText(recalled.map((document) => document.text).join('\n---\n')));
       return { ...request, instructions: request.instructions ? `${request.instructions}\n\n${rendered}` : rendered };
     },
     async after(response) {

@@ -110,6 +110,15 @@ function parsedDocument(attributeText: string, text: string, fallbackIndex: numb
   return { index, id: id ?? String(index), ...(title === undefined ? {} : { title }), text, metadata };
 }
 
+/**
+ * Escapes text placed between markup delimiters in a prompt (`&`, `<`, `>`),
+ * so that it cannot close its delimiter or open a tag of its own. Every
+ * injector of untrusted text (documents, remembered turns) uses it.
+ */
+export function escapePromptText(text: string): string {
+  return escapeMarkup(text, false);
+}
+
 function escapeMarkup(text: string, escapeQuotes = true): string {
   return text.replace(escapeQuotes ? /[&<>"']/g : /[&<>]/g, (character) => ESCAPES[character]);
 }

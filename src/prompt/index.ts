@@ -1,4 +1,5 @@
 export {
+  escapePromptText,
   formatDocumentContext,
   parseDocumentContext,
   type FormatDocumentContextOptions,
