@@ -18,7 +18,7 @@ import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
 import { createStepAggregator } from './step-aggregator.ts';
 import { lastUserIndex, turnKey } from './turn-key.ts';
-import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
+import { createTurnRegistry, deferredTurn, type PendingTurn } from './turn-registry.ts';
 
 export interface AdvisorMiddlewareOptions {
   readonly advisors: readonly Advisor[];
@@ -57,10 +57,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
   const chain = createAdvisorChain(advisors);
   const pending = createTurnRegistry({ maxPending: maxPendingTurns });
 
-  const startTurn = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
-    const values = advisorValues(params);
+  const startTurn = (params: LanguageModelV4CallOptions, model: LanguageModelV4): AdvisedRequest => {
     const { instructions, messages } = fromModelPrompt(params.prompt);
-    const request: AdvisedRequest = {
+    return {
       model,
       input: newInput(messages),
       messages,
@@ -68,9 +67,8 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       settings: {},
       sources: [],
       abortSignal: params.abortSignal,
-      context: new AdvisorContext(values),
+      context: new AdvisorContext(advisorValues(params)),
     };
-    return { key: turnKey(params.prompt, values), request };
   };
 
   const advisedPrompt = async (advised: AdvisedRequest, params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
@@ -89,7 +87,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     if (turn.timer) clearTimeout(turn.timer);
     turn.timer = setTimeout(() => {
       pending.delete(key);
-      turn.finish(turnResponse(turn.advised, stepMessages, 'finished'));
+      turn.deferred.resolve(toolCallTurnResponse(turn.advised, stepMessages));
     }, continuationTimeoutMs);
     turn.timer.unref?.();
     pending.set(key, turn);
@@ -105,7 +103,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         if (continued) return continueStream({ key, turn: continued, params, model });
       }
 
-      const { request } = startTurn(params, model);
+      const request = startTurn(params, model);
       const turn = deferredTurn();
       let modelResult: Omit<Awaited<ReturnType<LanguageModelV4['doStream']>>, 'stream'> = {};
       let stepPrompt: LanguageModelV4Prompt = params.prompt;
@@ -122,7 +120,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
               const messages = withStep([], step, outcome);
               if (outcome === 'finished' && step.finishReason === 'tool-calls') {
                 const key = turnKey(params.prompt, advisorValues(params));
-                keepPending(key, { advised, finish: turn.resolve, completed: turn.completed, advisedPrompt: stepPrompt }, messages);
+                keepPending(key, { advised, deferred: turn, advisedPrompt: stepPrompt }, messages);
               } else {
                 turn.resolve(stepResponse(advised, step, messages, outcome));
               }
@@ -141,24 +139,23 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     async wrapGenerate({ params, model }) {
       const key = isContinuation(params.prompt) ? turnKey(params.prompt, advisorValues(params)) : undefined;
       const continued = key === undefined ? undefined : pending.get(key);
-      const priorMessages = continued ? fromModelPrompt(params.prompt.slice(lastUserIndex(params.prompt) + 1)).messages as ResponseMessage[] : [];
-
-      if (continued && key !== undefined) {
-        const prompt = [...continued.advisedPrompt, ...params.prompt.slice(lastUserIndex(params.prompt) + 1)];
-        const result = await callStep(model, { ...params, prompt }, continued.advised);
+      if (key !== undefined && continued) {
+        const laterMessages = params.prompt.slice(lastUserIndex(params.prompt) + 1);
+        const priorMessages = fromModelPrompt(laterMessages).messages as ResponseMessage[];
+        const result = await callStep(model, { ...params, prompt: [...continued.advisedPrompt, ...laterMessages] }, continued.advised);
         if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
           keepPending(key, continued, [...priorMessages, ...result.messages]);
           return result.raw!;
         }
         pending.delete(key);
-        continued.finish({ ...result.response, messages: [...priorMessages, ...result.messages] });
-        const completed = await continued.completed;
+        continued.deferred.resolve({ ...result.response, messages: [...priorMessages, ...result.messages] });
+        const completed = await continued.deferred.completed;
         if (completed.outcome === 'error' && result.outcome === 'finished') throw completed.error;
         if (result.outcome !== 'finished') throw result.response.error;
         return result.raw!;
       }
 
-      const { request } = startTurn(params, model);
+      const request = startTurn(params, model);
       let raw: Awaited<ReturnType<LanguageModelV4['doGenerate']>> | undefined;
       const turn = deferredTurn();
       const firstStep = Promise.withResolvers<'pending' | 'final'>();
@@ -168,7 +165,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         raw = result.raw;
         if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
           const turnId = turnKey(params.prompt, advisorValues(params));
-          keepPending(turnId, { advised, finish: turn.resolve, completed: turn.completed, advisedPrompt: advisedModelPrompt }, result.messages);
+          keepPending(turnId, { advised, deferred: turn, advisedPrompt: advisedModelPrompt }, result.messages);
           firstStep.resolve('pending');
           return turn.response;
         }
@@ -211,32 +208,11 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         }
         ended = true;
         pending.delete(key);
-        turn.finish(stepResponse(turn.advised, step, messages, outcome));
+        turn.deferred.resolve(stepResponse(turn.advised, step, messages, outcome));
       },
     });
-    return { ...rest, stream: toModelStream(observed, () => (ended ? turn.completed : undefined)) };
+    return { ...rest, stream: toModelStream(observed, () => (ended ? turn.deferred.completed : undefined)) };
   }
-}
-
-/** A turn's response, resolved by whichever step ends the turn. */
-function deferredTurn() {
-  const { promise: response, resolve } = Promise.withResolvers<AdvisedResponse>();
-  let completed: Promise<AdvisedResponse> = response;
-  let resolved = false;
-  return {
-    response,
-    resolve(value: AdvisedResponse) {
-      resolved = true;
-      resolve(value);
-    },
-    isPending: () => !resolved,
-    get completed() {
-      return completed;
-    },
-    setCompleted(promise: Promise<AdvisedResponse>) {
-      completed = promise;
-    },
-  };
 }
 
 type StepAggregator = ReturnType<typeof createStepAggregator>;
@@ -355,17 +331,12 @@ function stepResponse(
   if (outcome !== 'finished') {
     return { ...failedResponse(advised, outcome === 'error' ? modelError(step.error, 'stream') : undefined, outcome), text: step.text, messages };
   }
-  return { ...turnResponse(advised, messages, outcome), text: step.text, usage: step.usage, finishReason: step.finishReason ?? 'other' };
+  return { ...toolCallTurnResponse(advised, messages), text: step.text, usage: step.usage, finishReason: step.finishReason ?? 'other' };
 }
 
-function turnResponse(advised: AdvisedRequest, messages: readonly ResponseMessage[], outcome: TurnOutcome): AdvisedResponse {
-  return {
-    ...failedResponse(advised, undefined, 'error'),
-    outcome,
-    error: undefined,
-    finishReason: 'tool-calls',
-    messages,
-  };
+/** A finished turn whose last step ended on tool calls (no later step came). */
+function toolCallTurnResponse(advised: AdvisedRequest, messages: readonly ResponseMessage[]): AdvisedResponse {
+  return { ...failedResponse(advised, undefined, 'error'), outcome: 'finished', error: undefined, finishReason: 'tool-calls', messages };
 }
 
 /** The model-level result of a turn an advisor answered without the model. */

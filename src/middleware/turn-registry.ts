@@ -10,10 +10,8 @@ export interface PendingTurn {
   readonly advised: AdvisedRequest;
   /** The first step's advised prompt up to the user message; later steps append their tool messages. */
   readonly advisedPrompt: LanguageModelV4Prompt;
-  /** Resolves the response the chain's `after` hooks wait for. */
-  readonly finish: (response: AdvisedResponse) => void;
-  /** The chain's response after every `after` hook ran. */
-  readonly completed: Promise<AdvisedResponse>;
+  /** Resolved with the turn's response, which the chain's `after` hooks wait for; `completed` is after them. */
+  readonly deferred: DeferredTurn;
   /** Ends a turn that never reaches a final step (e.g. `stopWhen` stopped it on tool calls). */
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -34,6 +32,29 @@ export function createTurnRegistry({ maxPending }: { maxPending: number }) {
       const turn = turns.get(key);
       if (turn?.timer) clearTimeout(turn.timer);
       turns.delete(key);
+    },
+  };
+}
+
+/** A turn's response, resolved by whichever step ends the turn. */
+export type DeferredTurn = ReturnType<typeof deferredTurn>;
+
+export function deferredTurn() {
+  const { promise: response, resolve } = Promise.withResolvers<AdvisedResponse>();
+  let completed: Promise<AdvisedResponse> = response;
+  let resolved = false;
+  return {
+    response,
+    resolve(value: AdvisedResponse) {
+      resolved = true;
+      resolve(value);
+    },
+    isPending: () => !resolved,
+    get completed() {
+      return completed;
+    },
+    setCompleted(promise: Promise<AdvisedResponse>) {
+      completed = promise;
     },
   };
 }
