@@ -4,7 +4,8 @@ import { TimeoutError } from '../../src/errors/timeout-error.ts';
 import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 import { combineHits } from './combine-hits.ts';
 import type { DocumentPostProcessor } from './document-post-processor.ts';
-import { checkOptionsObject, checkTimeout, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { checkTimeout, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from './validate-rag-options.ts';
 
 /** Looks parent chunks up by id; missing ids are simply absent from the result. */
 export type ParentLookup =
@@ -35,7 +36,7 @@ export interface AutoMergingPostProcessorOptions {
  */
 export function createAutoMergingPostProcessor(options: AutoMergingPostProcessorOptions): DocumentPostProcessor {
   const component = 'auto-merging';
-  checkOptionsObject(options, ['parents', 'threshold', 'timeoutMs'], component);
+  assertOptionsObject(component, options, ['parents', 'threshold', 'timeoutMs']);
   const { parents, threshold = 0.5, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   if (!(parents instanceof Map) && typeof parents !== 'function') {
     throw invalidOption(component, 'parents', 'expected a Map of parent documents by id or a lookup function (ids) => Promise<Document[]>');

@@ -2,7 +2,7 @@ import { messageText } from '../../src/chain/request-text.ts';
 import { cleanModelQuery } from './clean-model-query.ts';
 import { generateModelText } from './generate-model-text.ts';
 import { checkModelStageOptions, type ModelQueryTransformerOptions, type QueryTransformer } from './query-transformer.ts';
-import { checkPositiveInteger } from './validate-rag-options.ts';
+import { validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 
 export interface CompressionQueryTransformerOptions extends ModelQueryTransformerOptions {
   /** How many of the latest history messages the model sees. Default 10. */
@@ -29,7 +29,7 @@ export function createCompressionQueryTransformer(options: CompressionQueryTrans
     ['maxHistoryMessages'],
     'compression-query-transformer',
   );
-  checkPositiveInteger(maxHistoryMessages, name, 'maxHistoryMessages');
+  validatePositiveInteger(maxHistoryMessages, name, 'maxHistoryMessages');
   return {
     name,
     async transform(query, { history, abortSignal }) {

@@ -2,7 +2,7 @@ import type { Document } from '../../src/document/document.ts';
 import { fuseTwoStage } from '../../src/fusion/fuse-two-stage.ts';
 import { validateFusionOptions } from '../../src/fusion/reciprocal-rank-fusion.ts';
 import type { RagStageInput } from './query-transformer.ts';
-import { checkOptionsObject } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
 
 export interface AggregateInput extends RagStageInput {
   /** The user's own query, before any transformation. */
@@ -44,7 +44,7 @@ export interface RrfAggregatorOptions {
  * createRrfAggregator({ k: 60 })
  */
 export function createRrfAggregator(options: RrfAggregatorOptions = {}): ContentAggregator {
-  checkOptionsObject(options, ['k', 'topK'], 'rrf-aggregator');
+  assertOptionsObject('rrf-aggregator', options, ['k', 'topK']);
   validateFusionOptions(1, options);
   return {
     name: 'rrf',

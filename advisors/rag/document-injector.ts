@@ -4,7 +4,8 @@ import { messageText } from '../../src/chain/request-text.ts';
 import type { Document } from '../../src/document/document.ts';
 import { formatDocumentContext } from '../../src/prompt/document-context.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../src/prompt/context-template.ts';
-import { checkOptionsObject, checkStringList, invalidOption } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { checkStringList, invalidOption } from './validate-rag-options.ts';
 
 export interface DocumentInjectorOptions {
   /** A template with `{question}` and `{context}`. Default `DEFAULT_CONTEXT_TEMPLATE`. */
@@ -33,7 +34,7 @@ export interface DocumentInjector {
  * createDocumentInjector({ metadataKeys: ['source', 'updatedAt'] })
  */
 export function createDocumentInjector(options: DocumentInjectorOptions = {}): DocumentInjector {
-  checkOptionsObject(options, ['template', 'metadataKeys'], 'document-injector');
+  assertOptionsObject('document-injector', options, ['template', 'metadataKeys']);
   const { template = DEFAULT_CONTEXT_TEMPLATE, metadataKeys = [] } = options;
   validateContextTemplate(template, 'document-injector');
   checkStringList(metadataKeys, 'document-injector', 'metadataKeys');

@@ -3,11 +3,10 @@ import type { Retriever } from '../../src/retrieval/retriever.ts';
 import { embedDocuments, embedQuery } from '../../src/vector-store/call-embedding-model.ts';
 import { checkRouteDescriptions } from './language-model-router.ts';
 import { checkRouterFallback, fallbackDecision, type QueryRouter, type RouterFallback } from './query-router.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
   checkName,
-  checkOptionalFiniteNumber,
-  checkOptionsObject,
-  checkPositiveInteger,
   checkTimeout,
   DEFAULT_RAG_TIMEOUT_MS,
   invalidOption,
@@ -49,15 +48,15 @@ export interface EmbeddingRouterOptions {
  * })
  */
 export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRouter {
-  checkOptionsObject(options, ['embeddingModel', 'routes', 'minScore', 'maxRoutes', 'fallback', 'timeoutMs', 'name'], 'embedding-router');
+  assertOptionsObject('embedding-router', options, ['embeddingModel', 'routes', 'minScore', 'maxRoutes', 'fallback', 'timeoutMs', 'name']);
   const { embeddingModel, minScore = 0.5, maxRoutes = 1, fallback = 'doNotRoute', timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   const name = checkName(options.name ?? 'embedding-router', 'embedding-router');
   if (embeddingModel === null || (typeof embeddingModel !== 'object' && typeof embeddingModel !== 'string')) {
     throw invalidOption(name, 'embeddingModel', 'expected an AI SDK EmbeddingModel');
   }
   const routes = checkRouteDescriptions<EmbeddingRouteDescription>(options.routes, name, checkDescriptions);
-  checkOptionalFiniteNumber(minScore, name, 'minScore');
-  checkPositiveInteger(maxRoutes, name, 'maxRoutes');
+  validateOptionalFiniteNumber(minScore, name, 'minScore');
+  validatePositiveInteger(maxRoutes, name, 'maxRoutes');
   checkRouterFallback(fallback, name);
   const settings = { model: embeddingModel, timeoutMs: checkTimeout(timeoutMs, name) };
   const retrievers = routes.map((route) => route.retriever);

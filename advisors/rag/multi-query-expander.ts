@@ -1,7 +1,8 @@
 import { generateModelText } from './generate-model-text.ts';
 import { parseQueryList } from './parse-query-list.ts';
 import { checkModelStageOptions, type ModelQueryTransformerOptions, type QueryTransformer } from './query-transformer.ts';
-import { checkPositiveInteger, invalidOption } from './validate-rag-options.ts';
+import { validatePositiveInteger } from '../../src/util/validate-option-values.ts';
+import { invalidOption } from './validate-rag-options.ts';
 
 export interface MultiQueryExpanderOptions extends ModelQueryTransformerOptions {
   /** How many alternative queries to ask for. Default 3. */
@@ -23,7 +24,7 @@ export interface MultiQueryExpanderOptions extends ModelQueryTransformerOptions 
  */
 export function createMultiQueryExpander(options: MultiQueryExpanderOptions): QueryTransformer {
   const { model, name, timeoutMs, n = 3, includeOriginal = true } = checkModelStageOptions(options, ['n', 'includeOriginal'], 'multi-query-expander');
-  checkPositiveInteger(n, name, 'n');
+  validatePositiveInteger(n, name, 'n');
   if (typeof includeOriginal !== 'boolean') throw invalidOption(name, 'includeOriginal', 'expected a boolean');
   const instructions = `You are a search assistant. Write ${n} different versions of the user's query that would each find relevant documents: vary the wording, synonyms and perspective, keep the meaning and the language.
 Answer with the ${n} queries only, one per line, without numbering or explanations.`;

@@ -1,7 +1,8 @@
 import { ComponentError } from '../../src/errors/component-error.ts';
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import type { RagStageInput } from './query-transformer.ts';
-import { checkOptionsObject, checkRetrievers, invalidOption } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { checkRetrievers, invalidOption } from './validate-rag-options.ts';
 
 /** What a model or embedding router does when it cannot pick a route. */
 export type RouterFallback = 'doNotRoute' | 'routeToAll' | 'fail';
@@ -28,7 +29,7 @@ export interface QueryRouter {
  * createAllRouter({ retrievers: [docs, faq, tickets] })
  */
 export function createAllRouter(options: { retrievers: readonly Retriever[]; name?: string }): QueryRouter {
-  checkOptionsObject(options, ['retrievers', 'name'], 'all-router');
+  assertOptionsObject('all-router', options, ['retrievers', 'name']);
   const retrievers = checkRetrievers(options.retrievers, 'all-router');
   return { name: options.name ?? 'all', route: async () => ({ retrievers }) };
 }

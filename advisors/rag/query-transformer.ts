@@ -1,6 +1,12 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { AdvisorContext } from '../../src/context/advisor-context.ts';
-import { checkLanguageModel, checkName, checkOptionsObject, checkTimeout, DEFAULT_RAG_TIMEOUT_MS } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import {
+  checkLanguageModel,
+  checkName,
+  checkTimeout,
+  DEFAULT_RAG_TIMEOUT_MS,
+} from './validate-rag-options.ts';
 
 /** What a query transformer, router or post-processor may use besides the query. */
 export interface RagStageInput {
@@ -35,7 +41,7 @@ export function checkModelStageOptions<T extends ModelQueryTransformerOptions>(
   known: readonly string[],
   defaultName: string,
 ): T & { name: string; timeoutMs: number } {
-  checkOptionsObject(options, ['model', 'timeoutMs', 'name', ...known], defaultName);
+  assertOptionsObject(defaultName, options, ['model', 'timeoutMs', 'name', ...known]);
   const name = checkName(options.name ?? defaultName, defaultName);
   checkLanguageModel(options.model, name);
   return { ...options, name, timeoutMs: checkTimeout(options.timeoutMs ?? DEFAULT_RAG_TIMEOUT_MS, name) };

@@ -4,11 +4,10 @@ import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever
 import { createRagAdvisor, RAG_COMMON_OPTION_KEYS, type RagAdvisor, type RagAdvisorCommonOptions } from './create-rag-advisor.ts';
 import { createStageTimer } from './retrieval-trace.ts';
 import { searchRetriever, singleSearchTrace } from './search-retriever.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
   checkName,
-  checkOptionalFiniteNumber,
-  checkOptionsObject,
-  checkPositiveInteger,
   checkRetriever,
   checkTimeout,
   DEFAULT_RAG_TIMEOUT_MS,
@@ -44,12 +43,12 @@ const OPTION_KEYS = ['retriever', 'vectorStore', 'topK', 'minScore', 'timeoutMs'
  * await chat.generate({ prompt: 'What is the refund policy?', context: { tenantId: 'acme', ragFilter: "lang == 'en'" } });
  */
 export function questionAnswerAdvisor(options: QuestionAnswerAdvisorOptions): RagAdvisor {
-  checkOptionsObject(options, OPTION_KEYS, 'question-answer');
+  assertOptionsObject('question-answer', options, OPTION_KEYS);
   const name = checkName(options.name ?? 'question-answer', 'question-answer');
   const { topK = 4, minScore, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   const retriever = resolveRetriever(options, name);
-  checkPositiveInteger(topK, name, 'topK');
-  checkOptionalFiniteNumber(minScore, name, 'minScore');
+  validatePositiveInteger(topK, name, 'topK');
+  validateOptionalFiniteNumber(minScore, name, 'minScore');
   checkTimeout(timeoutMs, name);
 
   return createRagAdvisor({

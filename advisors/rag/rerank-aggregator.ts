@@ -3,11 +3,9 @@ import { fuseTwoStage } from '../../src/fusion/fuse-two-stage.ts';
 import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
 import type { AggregateInput, ContentAggregator } from './content-aggregator.ts';
 import { rerankTrace } from './retrieval-trace.ts';
+import { assertFunction, assertOptionsObject } from '../../src/util/assert-options.ts';
+import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
-  checkFunction,
-  checkOptionalFiniteNumber,
-  checkOptionsObject,
-  checkPositiveInteger,
   checkReranker,
   checkTimeout,
   DEFAULT_RAG_TIMEOUT_MS,
@@ -43,13 +41,13 @@ export interface RerankAggregatorOptions {
  */
 export function createRerankAggregator(options: RerankAggregatorOptions): ContentAggregator {
   const component = 'rerank-aggregator';
-  checkOptionsObject(options, ['reranker', 'querySelector', 'candidateK', 'topN', 'minScore', 'timeoutMs'], component);
+  assertOptionsObject(component, options, ['reranker', 'querySelector', 'candidateK', 'topN', 'minScore', 'timeoutMs']);
   const { querySelector = (input) => input.originalQuery, candidateK = 50, topN = 5, minScore, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   const reranker = checkReranker(options.reranker, component);
-  checkFunction(querySelector, component, 'querySelector');
-  checkPositiveInteger(candidateK, component, 'candidateK');
-  checkPositiveInteger(topN, component, 'topN');
-  checkOptionalFiniteNumber(minScore, component, 'minScore');
+  assertFunction(component, 'querySelector', querySelector);
+  validatePositiveInteger(candidateK, component, 'candidateK');
+  validatePositiveInteger(topN, component, 'topN');
+  validateOptionalFiniteNumber(minScore, component, 'minScore');
   checkTimeout(timeoutMs, component);
   return {
     name: `rerank:${reranker.name}`,

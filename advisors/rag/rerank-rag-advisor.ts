@@ -6,11 +6,10 @@ import { createRagAdvisor, RAG_COMMON_OPTION_KEYS, type RagAdvisor, type RagAdvi
 import { resolveRetriever } from './question-answer-advisor.ts';
 import { createStageTimer, droppedBetween, rerankTrace } from './retrieval-trace.ts';
 import { searchRetriever, singleSearchTrace } from './search-retriever.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
   checkName,
-  checkOptionalFiniteNumber,
-  checkOptionsObject,
-  checkPositiveInteger,
   checkReranker,
   checkTimeout,
   DEFAULT_RAG_TIMEOUT_MS,
@@ -54,16 +53,16 @@ const OPTION_KEYS = [
  * rerankRagAdvisor({ retriever: hybrid, reranker: createCohereReranker({ ... }), recallK: 50, topN: 5, minScore: 0.2 })
  */
 export function rerankRagAdvisor(options: RerankRagAdvisorOptions): RagAdvisor {
-  checkOptionsObject(options, OPTION_KEYS, 'rerank-rag');
+  assertOptionsObject('rerank-rag', options, OPTION_KEYS);
   const name = checkName(options.name ?? 'rerank-rag', 'rerank-rag');
   const { recallK = 50, recallMinScore, topN = 5, minScore, timeoutMs = DEFAULT_RAG_TIMEOUT_MS, rerankTimeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   const retriever = resolveRetriever(options, name);
   const reranker = checkReranker(options.reranker, name);
-  checkPositiveInteger(recallK, name, 'recallK');
-  checkPositiveInteger(topN, name, 'topN');
+  validatePositiveInteger(recallK, name, 'recallK');
+  validatePositiveInteger(topN, name, 'topN');
   if (topN > recallK) throw invalidOption(name, 'topN', `must not exceed recallK (${recallK}), got ${topN}`);
-  checkOptionalFiniteNumber(recallMinScore, name, 'recallMinScore');
-  checkOptionalFiniteNumber(minScore, name, 'minScore');
+  validateOptionalFiniteNumber(recallMinScore, name, 'recallMinScore');
+  validateOptionalFiniteNumber(minScore, name, 'minScore');
   checkTimeout(timeoutMs, name);
   checkTimeout(rerankTimeoutMs, name, 'rerankTimeoutMs');
 

@@ -9,11 +9,10 @@ import { createAllRouter, type QueryRouter, type RouteDecision } from './query-r
 import type { QueryTransformer, RagStageInput } from './query-transformer.ts';
 import { createStageTimer, droppedBetween, type RetrievalTrace } from './retrieval-trace.ts';
 import { hitsTrace, rankedRefs, searchRetriever, type RetrieverHits } from './search-retriever.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
   checkName,
-  checkOptionalFiniteNumber,
-  checkOptionsObject,
-  checkPositiveInteger,
   checkRetrievers,
   checkTimeout,
   DEFAULT_RAG_TIMEOUT_MS,
@@ -73,7 +72,7 @@ const OPTION_KEYS = [
  * })
  */
 export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvisorOptions): RagAdvisor {
-  checkOptionsObject(options, OPTION_KEYS, 'retrieval-augmentation');
+  assertOptionsObject('retrieval-augmentation', options, OPTION_KEYS);
   const name = checkName(options.name ?? 'retrieval-augmentation', 'retrieval-augmentation');
   const {
     queryTransformers = [],
@@ -89,9 +88,9 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   checkStages(queryTransformers, name, 'queryTransformers', 'transform');
   checkStages(postProcessors, name, 'postProcessors', 'process');
   checkStage(aggregator, name, 'aggregator', 'aggregate');
-  checkPositiveInteger(candidateK, name, 'candidateK');
-  checkPositiveInteger(topK, name, 'topK');
-  checkOptionalFiniteNumber(minScore, name, 'minScore');
+  validatePositiveInteger(candidateK, name, 'candidateK');
+  validatePositiveInteger(topK, name, 'topK');
+  validateOptionalFiniteNumber(minScore, name, 'minScore');
   checkTimeout(retrieverTimeoutMs, name, 'retrieverTimeoutMs');
   if (onRetrieverError !== 'fail' && onRetrieverError !== 'ignore') {
     throw invalidOption(name, 'onRetrieverError', `expected "fail" or "ignore", got ${JSON.stringify(onRetrieverError)}`);

@@ -1,7 +1,8 @@
 import type { Retriever } from '../../src/retrieval/retriever.ts';
 import type { QueryRouter } from './query-router.ts';
 import type { RagStageInput } from './query-transformer.ts';
-import { checkFunction, checkName, checkOptionsObject, checkRetrievers, invalidOption } from './validate-rag-options.ts';
+import { assertFunction, assertOptionsObject } from '../../src/util/assert-options.ts';
+import { checkName, checkRetrievers, invalidOption } from './validate-rag-options.ts';
 
 export interface RulesRouterOptions {
   /** The retrievers the rules may choose from. */
@@ -26,10 +27,10 @@ export interface RulesRouterOptions {
  * })
  */
 export function createRulesRouter(options: RulesRouterOptions): QueryRouter {
-  checkOptionsObject(options, ['retrievers', 'rules', 'name'], 'rules-router');
+  assertOptionsObject('rules-router', options, ['retrievers', 'rules', 'name']);
   const name = checkName(options.name ?? 'rules-router', 'rules-router');
   const retrievers = checkRetrievers(options.retrievers, name);
-  checkFunction(options.rules, name, 'rules');
+  assertFunction(name, 'rules', options.rules);
   const byName = new Map(retrievers.map((retriever) => [retriever.name, retriever]));
   return {
     name,

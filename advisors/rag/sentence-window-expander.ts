@@ -1,7 +1,8 @@
 import type { Document } from '../../src/document/document.ts';
 import { combineHits } from './combine-hits.ts';
 import type { DocumentPostProcessor } from './document-post-processor.ts';
-import { checkOptionsObject, invalidOption } from './validate-rag-options.ts';
+import { assertOptionsObject } from '../../src/util/assert-options.ts';
+import { invalidOption } from './validate-rag-options.ts';
 
 export interface SentenceWindowExpanderOptions {
   /** Metadata key holding the window text. Default `windowText` (as the sentence-window splitter writes it). */
@@ -24,7 +25,7 @@ export interface SentenceWindowExpanderOptions {
  * retrievalAugmentationAdvisor({ retrievers: [bm25], postProcessors: [createSentenceWindowExpander()] })
  */
 export function createSentenceWindowExpander(options: SentenceWindowExpanderOptions = {}): DocumentPostProcessor {
-  checkOptionsObject(options, ['windowKey', 'mergeOverlapping'], 'sentence-window-expander');
+  assertOptionsObject('sentence-window-expander', options, ['windowKey', 'mergeOverlapping']);
   const { windowKey = 'windowText', mergeOverlapping = true } = options;
   if (typeof windowKey !== 'string' || windowKey === '') throw invalidOption('sentence-window-expander', 'windowKey', 'expected a non-empty string');
   if (typeof mergeOverlapping !== 'boolean') throw invalidOption('sentence-window-expander', 'mergeOverlapping', 'expected a boolean');

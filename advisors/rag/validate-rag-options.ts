@@ -1,4 +1,3 @@
-import { rejectUnknownOptions } from '../../src/client/reject-unknown-options.ts';
 import { describeValue } from '../../src/context/context-key.ts';
 import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
 import type { Reranker } from '../../src/retrieval/reranker.ts';
@@ -9,14 +8,6 @@ export const DEFAULT_RAG_TIMEOUT_MS = 10_000;
 
 export function invalidOption(component: string, argument: string, message: string): InvalidArgumentError {
   return new InvalidArgumentError({ component, argument, message });
-}
-
-/** Throws unless `options` is an object holding only `known` keys. */
-export function checkOptionsObject(options: unknown, known: readonly string[], component: string): void {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw invalidOption(component, 'options', 'expected an options object');
-  }
-  rejectUnknownOptions(options as Record<string, unknown>, known, component);
 }
 
 export function checkName(name: unknown, component: string): string {
@@ -33,30 +24,11 @@ export function checkOrder(order: unknown, component: string): number {
   return order;
 }
 
-export function checkPositiveInteger(value: unknown, component: string, argument: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidOption(component, argument, `expected a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-export function checkOptionalFiniteNumber(value: unknown, component: string, argument: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw invalidOption(component, argument, `expected a finite number, got ${String(value)}`);
-  }
-  return value;
-}
-
 export function checkTimeout(value: unknown, component: string, argument = 'timeoutMs'): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw invalidOption(component, argument, `expected a positive number of milliseconds, got ${String(value)}`);
   }
   return value;
-}
-
-export function checkFunction(value: unknown, component: string, argument: string): void {
-  if (typeof value !== 'function') throw invalidOption(component, argument, `expected a function, got ${describeValue(value)}`);
 }
 
 /** A language model: a model object (`doGenerate`) or a gateway model id string. */

@@ -3,7 +3,7 @@ import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { RerankScore } from '../rerank/apply-rerank-scores.ts';
 import { rerankByScores } from '../rerank/rerank-by-scores.ts';
-import { validateOptionalPositiveInteger } from '../rerank/validate-rerank-options.ts';
+import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 
 export interface CohereRerankerOptions {

@@ -4,13 +4,8 @@ import { toChunkDocuments } from './chunk-documents.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
 import { chunkRanges, separatorBoundary, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
-import {
-  assertChunkSizes,
-  assertDocuments,
-  assertFunction,
-  assertOptionsObject,
-  assertSeparators,
-} from './validate-options.ts';
+import { assertChunkSizes, assertDocuments, assertSeparators } from './validate-options.ts';
+import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
 
 export interface HierarchicalSplitterOptions {
   /** Chunk size of each level, largest (top parents) first, strictly decreasing; at least two levels. */

@@ -9,13 +9,8 @@ import { contentHash } from './content-hash.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import type { IngestionManifest } from './ingestion-manifest.ts';
 import { retryWithBackoff } from './retry-with-backoff.ts';
-import {
-  assertDocuments,
-  assertFunction,
-  assertInteger,
-  assertOptionsObject,
-  assertPositiveFinite,
-} from './validate-options.ts';
+import { assertDocuments } from './validate-options.ts';
+import { assertFunction, assertInteger, assertOptionsObject, assertPositiveFinite } from '../util/assert-options.ts';
 
 export interface IngestProgress {
   /** `split`: documents split; `embed`: chunks embedded; `store`: chunks added to the store. */

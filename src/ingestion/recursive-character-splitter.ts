@@ -1,7 +1,8 @@
 import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
 import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
-import { assertChunkSizes, assertFunction, assertOptionsObject, assertSeparators } from './validate-options.ts';
+import { assertChunkSizes, assertSeparators } from './validate-options.ts';
+import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
 
 /**
  * Ends of sentences in Latin and CJK scripts: terminal punctuation with any

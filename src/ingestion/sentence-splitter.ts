@@ -2,7 +2,8 @@ import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
 import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
 import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
-import { assertChunkSizes, assertFunction, assertOptionsObject } from './validate-options.ts';
+import { assertChunkSizes } from './validate-options.ts';
+import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
 
 export interface SentenceSplitterOptions extends SentenceSegmentationOptions {
   /**

@@ -1,7 +1,8 @@
 import { toChunkDocuments } from './chunk-documents.ts';
 import type { TextSplitter } from './document-splitter.ts';
 import { sentenceBoundary, sentenceRanges, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
-import { assertDocuments, assertInteger, assertOptionsObject } from './validate-options.ts';
+import { assertDocuments } from './validate-options.ts';
+import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
 
 export interface SentenceWindowSplitterOptions extends SentenceSegmentationOptions {
   /** Sentences kept on each side of a sentence in its `windowText`. Default 3. */

@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import type { TextSplitter } from './document-splitter.ts';
 import { createRecursiveSplitter, type RecursiveCharacterSplitterOptions } from './recursive-character-splitter.ts';
 import type { LengthFunction } from './text-ranges.ts';
-import { assertFunction, assertOptionsObject } from './validate-options.ts';
+import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
 
 export interface TokenSplitterOptions extends Omit<RecursiveCharacterSplitterOptions, 'lengthFunction'> {
   /** Counts the tokens of a text. Default: `gpt-tokenizer` (`o200k_base`, the GPT-4o / GPT-5 encoding). */

@@ -1,46 +1,7 @@
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
-
-/** The options are an object and every key is one the factory knows (typos fail loudly). */
-export function assertOptionsObject(component: string, options: unknown, known: readonly string[]): void {
-  if (options == null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
-  }
-  rejectUnknownOptions(options as Record<string, unknown>, known, component);
-}
-
-export function assertInteger(
-  component: string,
-  argument: string,
-  value: unknown,
-  { min }: { min: number },
-): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new InvalidArgumentError({
-      component,
-      argument,
-      message: `must be an integer >= ${min}, got ${describe(value)}`,
-    });
-  }
-}
-
-export function assertPositiveFinite(component: string, argument: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError({
-      component,
-      argument,
-      message: `must be a positive finite number, got ${describe(value)}`,
-    });
-  }
-}
-
-export function assertFunction(component: string, argument: string, value: unknown): void {
-  if (typeof value !== 'function') {
-    throw new InvalidArgumentError({ component, argument, message: `must be a function, got ${describe(value)}` });
-  }
-}
+import { assertInteger } from '../util/assert-options.ts';
 
 /** `chunkSize` is a positive integer and `chunkOverlap` a non-negative integer smaller than it. */
 export function assertChunkSizes(component: string, chunkSize: unknown, chunkOverlap: unknown): void {
@@ -79,8 +40,4 @@ export function assertDocuments(component: string, documents: unknown): asserts 
       throw new InvalidArgumentError({ component, argument: `documents[${index}].id`, message: 'must not be empty' });
     }
   });
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

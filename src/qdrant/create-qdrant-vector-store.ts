@@ -6,7 +6,7 @@ import { ComponentError } from '../errors/component-error.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
-import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../rerank/validate-rerank-options.ts';
+import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { toPointId } from './point-id.ts';
 import type { SparseEncoder, SparseVector } from './sparse-encoder.ts';

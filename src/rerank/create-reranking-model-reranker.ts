@@ -3,7 +3,7 @@ import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { rerankByScores } from './rerank-by-scores.ts';
-import { validateOptionalPositiveInteger } from './validate-rerank-options.ts';
+import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 
 export interface RerankingModelRerankerOptions {
   /** Any AI SDK reranking model, e.g. `cohere.reranking('rerank-v3.5')` from `@ai-sdk/cohere`. */

@@ -3,7 +3,8 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { TimeoutError } from '../errors/timeout-error.ts';
 import type { Reranker } from '../retrieval/reranker.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
-import { validateOptionalPositiveInteger, validateRerankCall } from './validate-rerank-options.ts';
+import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
+import { validateRerankCall } from './validate-rerank-options.ts';
 
 export interface RerankFallback {
   /** Why the reranker's order was not used. */

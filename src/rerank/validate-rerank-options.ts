@@ -1,28 +1,9 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-
-/** Throws unless `value` is undefined or a positive integer. */
-export function validateOptionalPositiveInteger(value: unknown, component: string, argument: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ component, argument, message: `expected a positive integer, got ${String(value)}` });
-  }
-  return value;
-}
-
-/** Throws unless `value` is undefined or a finite number. */
-export function validateOptionalFiniteNumber(value: unknown, component: string, argument: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidArgumentError({ component, argument, message: `expected a finite number, got ${String(value)}` });
-  }
-  return value;
-}
-
-/** Throws unless `value` is an AbortSignal or undefined. */
-export function validateOptionalAbortSignal(value: unknown, component: string): AbortSignal | undefined {
-  if (value === undefined || value instanceof AbortSignal) return value;
-  throw new InvalidArgumentError({ component, argument: 'abortSignal', message: 'expected an AbortSignal' });
-}
+import {
+  validateOptionalAbortSignal,
+  validateOptionalFiniteNumber,
+  validateOptionalPositiveInteger,
+} from '../util/validate-option-values.ts';
 
 /** Checks the per-call rerank options shared by every reranker. */
 export function validateRerankCall(

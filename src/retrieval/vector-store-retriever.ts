@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
-import { assertInteger, assertOptionsObject } from '../ingestion/validate-options.ts';
+import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
 import type { RetrieveOptions, Retriever } from './retriever.ts';
 import type { VectorStore } from './vector-store.ts';
 

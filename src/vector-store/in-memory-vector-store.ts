@@ -3,7 +3,7 @@ import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
-import { assertInteger, assertOptionsObject } from '../ingestion/validate-options.ts';
+import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { embedDocuments, embedQuery, type EmbeddingCallSettings } from './call-embedding-model.ts';
 import { selectTopK } from './select-top-k.ts';
