@@ -1,3 +1,4 @@
+import { requireDocuments } from '../document/require-document.ts';
 import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
@@ -183,24 +184,6 @@ function validateRetrieveOptions(options: unknown): RetrieveOptions {
 
 /** Checks every document before any is indexed and keeps only the indexed fields. */
 export function validateDocuments(documents: unknown, argument = 'documents'): IndexedDocument[] {
-  if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument, message: `expected an array of documents, got ${describeValue(documents)}` });
-  }
-  return documents.map((document: unknown, position) => {
-    const where = `${argument}[${position}]`;
-    if (document === null || typeof document !== 'object') {
-      throw new InvalidArgumentError({ component: COMPONENT, argument: where, message: `expected a document, got ${describeValue(document)}` });
-    }
-    const { id, text, metadata } = document as Partial<Document>;
-    if (typeof id !== 'string' || id === '') {
-      throw new InvalidArgumentError({ component: COMPONENT, argument: `${where}.id`, message: `expected a non-empty string, got ${describeValue(id)}` });
-    }
-    if (typeof text !== 'string') {
-      throw new InvalidArgumentError({ component: COMPONENT, argument: `${where}.text`, message: `document "${id}": expected a string, got ${describeValue(text)}` });
-    }
-    if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
-      throw new InvalidArgumentError({ component: COMPONENT, argument: `${where}.metadata`, message: `document "${id}": expected an object, got ${describeValue(metadata)}` });
-    }
-    return { id, text, metadata };
-  });
+  requireDocuments(documents, { component: COMPONENT, argument });
+  return documents.map(({ id, text, metadata }) => ({ id, text, metadata }));
 }

@@ -1,5 +1,5 @@
 export { createDocument, type CreateDocumentOptions } from './create-document.ts';
 export { dedupeDocuments } from './dedupe-documents.ts';
 export { mergeDocuments } from './merge-documents.ts';
-export { requireDocument } from './require-document.ts';
+export { requireDocument, requireDocuments } from './require-document.ts';
 export { withProvenance } from './with-provenance.ts';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { Document } from '../document/document.ts';
-import { requireDocument } from '../document/require-document.ts';
+import { requireDocuments } from '../document/require-document.ts';
 import { assertInteger } from '../util/assert-options.ts';
 
 /** `chunkSize` is a positive integer and `chunkOverlap` a non-negative integer smaller than it. */
@@ -31,13 +31,5 @@ export function assertSeparators(component: string, separators: unknown): void {
 }
 
 export function assertDocuments(component: string, documents: unknown): asserts documents is readonly Document[] {
-  if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component, argument: 'documents', message: 'must be an array of documents' });
-  }
-  documents.forEach((document: unknown, index) => {
-    requireDocument(document, `documents[${index}]`);
-    if (document.id.length === 0) {
-      throw new InvalidArgumentError({ component, argument: `documents[${index}].id`, message: 'must not be empty' });
-    }
-  });
+  requireDocuments(documents, { component });
 }

@@ -3,6 +3,7 @@ import { embed, embedMany, type EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
+import { requireDocuments } from '../document/require-document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
@@ -415,15 +416,9 @@ function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
 }
 
 function validateDocuments(documents: readonly Document[]): void {
-  if (!Array.isArray(documents)) throw invalid('documents', 'expected an array of documents');
-  documents.forEach((document: unknown, index) => {
-    const candidate = document as Partial<Document> | null;
+  requireDocuments(documents, { component: COMPONENT });
+  documents.forEach(({ embedding }, index) => {
     const where = `documents[${index}]`;
-    if (candidate === null || typeof candidate !== 'object') throw invalid(where, 'expected a document');
-    if (typeof candidate.id !== 'string' || candidate.id === '') throw invalid(`${where}.id`, 'expected a non-empty string');
-    if (typeof candidate.text !== 'string') throw invalid(`${where}.text`, 'expected a string');
-    if (candidate.metadata === null || typeof candidate.metadata !== 'object' || Array.isArray(candidate.metadata)) throw invalid(`${where}.metadata`, 'expected an object');
-    const embedding = candidate.embedding;
     if (embedding !== undefined && (!(Array.isArray(embedding) || embedding instanceof Float32Array) || embedding.length === 0 || !Array.from(embedding).every(Number.isFinite))) {
       throw invalid(`${where}.embedding`, 'expected a non-empty array of finite numbers');
     }

@@ -1,5 +1,6 @@
 import type { EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
+import { requireDocuments } from '../document/require-document.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
@@ -327,22 +328,14 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
 }
 
 function validateDocuments(input: readonly Document[]): readonly Document[] {
-  if (!Array.isArray(input)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
-  }
-  input.forEach((document: Document, index) => {
-    const fail = (field: string, message: string) => {
-      throw new InvalidArgumentError({ component: COMPONENT, argument: `documents[${index}]${field}`, message });
-    };
-    if (document === null || typeof document !== 'object') fail('', 'expected a document object');
-    if (typeof document.id !== 'string' || document.id === '') fail('.id', 'expected a non-empty string');
-    if (typeof document.text !== 'string') fail('.text', 'expected a string');
-    if (document.metadata === null || typeof document.metadata !== 'object' || Array.isArray(document.metadata)) {
-      fail('.metadata', 'expected a plain object');
-    }
-    const { embedding } = document;
+  requireDocuments(input, { component: COMPONENT });
+  input.forEach(({ embedding }, index) => {
     if (embedding !== undefined && !Array.isArray(embedding) && !(embedding instanceof Float32Array)) {
-      fail('.embedding', 'expected an array of numbers or a Float32Array');
+      throw new InvalidArgumentError({
+        component: COMPONENT,
+        argument: `documents[${index}].embedding`,
+        message: 'expected an array of numbers or a Float32Array',
+      });
     }
   });
   return input;
