@@ -1,5 +1,5 @@
 import type { Document } from '../../src/document/document.ts';
-import { withProvenance } from '../../src/document/with-provenance.ts';
+import { stampRetrievalHit } from '../../src/fusion/hit-provenance.ts';
 import { ComponentError } from '../../src/errors/component-error.ts';
 import { TimeoutError } from '../../src/errors/timeout-error.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
@@ -49,11 +49,7 @@ export async function searchRetriever({ retriever, query, topK, minScore, filter
     throw new ComponentError({ component: 'retriever', operation, cause: error });
   }
   if (!Array.isArray(hits)) throw new ComponentError({ component: 'retriever', operation, message: 'the retriever did not return an array of documents' });
-  const documents = hits.map((hit: Document, position) =>
-    hit.provenance?.some((entry) => entry.retriever === retriever.name && entry.query === query)
-      ? hit
-      : withProvenance(hit, { query, retriever: retriever.name, rank: position + 1, ...(Number.isFinite(hit.score) && { score: hit.score }) }),
-  );
+  const documents = hits.map((hit: Document, position) => stampRetrievalHit(hit, { retriever: retriever.name, query, rank: position + 1 }));
   return { query, retriever: retriever.name, documents, ms: roundMs(performance.now() - started) };
 }
 

@@ -1,11 +1,10 @@
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
-import { withProvenance } from '../document/with-provenance.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
 import { TimeoutError } from '../errors/timeout-error.ts';
 import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
-import { finiteScore } from './hit-provenance.ts';
+import { stampRetrievalHit } from './hit-provenance.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
 
 export interface HybridRetrieverOptions {
@@ -97,9 +96,7 @@ function stampHits(name: string, retrieverName: string, query: string, hits: unk
     } catch (cause) {
       throw new ComponentError({ component: name, operation: `retrieve from "${retrieverName}"`, cause });
     }
-    const alreadyStamped = hit.provenance?.some((entry) => entry.retriever === retrieverName && entry.query === query);
-    if (alreadyStamped) return hit;
-    return withProvenance(hit, { retriever: retrieverName, query, rank: position + 1, ...finiteScore(hit.score) });
+    return stampRetrievalHit(hit, { retriever: retrieverName, query, rank: position + 1 });
   });
 }
 

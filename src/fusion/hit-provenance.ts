@@ -16,6 +16,16 @@ export function ensureHitProvenance(
   return withProvenance(document, { ...context, rank, ...finiteScore(document.score) });
 }
 
+/**
+ * Records that `retriever` found `hit` for `query` at `rank` (1-based), with
+ * its score; a hit that retriever already stamped for that query is returned
+ * unchanged, so retrievers that stamp their own results are not recorded twice.
+ */
+export function stampRetrievalHit(hit: Document, { retriever, query, rank }: { retriever: string; query: string; rank: number }): Document {
+  const alreadyStamped = hit.provenance?.some((entry) => entry.retriever === retriever && entry.query === query);
+  return alreadyStamped ? hit : withProvenance(hit, { retriever, query, rank, ...finiteScore(hit.score) });
+}
+
 /** `{ score }` when the score is a finite number, else nothing (provenance scores must be finite). */
 export function finiteScore(score: number | undefined): { score?: number } {
   return typeof score === 'number' && Number.isFinite(score) ? { score } : {};
