@@ -16,7 +16,8 @@ import { createEnglishAnalyzer } from '../src/bm25/english-analyzer.ts';
 import { createMultilingualAnalyzer } from '../src/bm25/multilingual-analyzer.ts';
 import type { Document } from '../src/document/document.ts';
 import { type BeirQrels, type BeirQuery, beirDocumentText, loadBeirDataset } from './beir/load-beir.ts';
-import { ndcgAtK, quantile, recallAtK } from './bm25/retrieval-metrics.ts';
+import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
+import { quantile } from './bm25/quantile.ts';
 
 const DATASET_DIR = fileURLToPath(new URL('../../shared/datasets/scifact', import.meta.url));
 const BUILD_RUNS = 3;
