@@ -3,23 +3,23 @@
  * (index build, query latency) of this library's BM25 retriever next to
  * wink-bm25-text-search and MiniSearch, in one run.
  *
- *   npx tsx bench/bm25-scifact.ts
+ *   npx tsx bench/bm25-scifact.ts [--dataset <folder>]
  *
- * The dataset is read from ../shared/datasets/scifact (CC BY-NC 2.0, evaluation only; never copied here).
+ * The dataset (BEIR format, CC BY-NC 2.0, evaluation only; never copied here) is read from --dataset, SCIFACT_DIR or
+ * ../shared/datasets/scifact.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import winkBm25 from 'wink-bm25-text-search';
 import { createBm25Retriever } from '../src/bm25/bm25-retriever.ts';
 import { createEnglishAnalyzer } from '../src/bm25/english-analyzer.ts';
 import { createMultilingualAnalyzer } from '../src/bm25/multilingual-analyzer.ts';
 import type { Document } from '../src/document/document.ts';
-import { type BeirQrels, type BeirQuery, beirDocumentText, loadBeirDataset } from './beir/load-beir.ts';
+import { beirDocumentText, type BeirQrels, type BeirQuery } from '../src/evaluation/load-beir-dataset.ts';
+import { loadSciFact } from './beir/load-scifact.ts';
 import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
 import { quantile } from './bm25/quantile.ts';
 
-const DATASET_DIR = fileURLToPath(new URL('../../shared/datasets/scifact', import.meta.url));
 const BUILD_RUNS = 3;
 const LATENCY_PASSES = 3;
 const LATENCY_TOP_K = 10;
@@ -131,7 +131,7 @@ async function measure(contender: Contender, documents: readonly Document[], que
   };
 }
 
-const { corpus, queries, qrels } = await loadBeirDataset(DATASET_DIR);
+const { corpus, queries, qrels } = await loadSciFact();
 const documents: Document[] = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
 console.log(
   `SciFact test: ${documents.length} documents, ${queries.length} queries; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`,

@@ -10,7 +10,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { advisorMiddleware, createChatClient, type Advisor } from '../src/index.ts';
+import { type Advisor, advisorMiddleware, createChatClient } from '../src/index.ts';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 1500);
 const WARMUP = 200;

@@ -15,7 +15,8 @@
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { createChatMemory, inMemoryChatMemoryStore, messageWindow, type ChatMemoryStore, type MemoryEntry } from '../src/index.ts';
+import { createChatMemory, inMemoryChatMemoryStore, type MemoryEntry, messageWindow } from '../src/memory/index.ts';
+import { type ChatMemoryStore } from '../src/index.ts';
 import { postgresChatMemoryStore } from '../src/postgres/index.ts';
 import { redisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
 
@@ -44,8 +45,12 @@ async function fill(store: ChatMemoryStore, conversationId: string, messages: nu
   // Batches of 250 turns keep set-up fast; every entry keeps its own turn id.
   for (let start = 0; start < messages / 2; start += 250) {
     const entries = Array.from({ length: Math.min(250, messages / 2 - start) }, (_, offset) => turn(start + offset)).flat();
-    await store.appendTurn(conversationId, { entries });
+    await store.appendTurn(conversationId, { ...newAttempt(), entries });
   }
+}
+
+function newAttempt(): { key: string; attemptId: string } {
+  return { key: crypto.randomUUID(), attemptId: crypto.randomUUID() };
 }
 
 async function median(runs: number, operation: (index: number) => Promise<unknown>): Promise<number> {
@@ -67,6 +72,7 @@ function readModifyWriteStore(name: string, blob: { get(id: string): Promise<str
       const history = JSON.parse((await blob.get(conversationId)) ?? '[]') as unknown[];
       history.push(...entries);
       await blob.set(conversationId, JSON.stringify(history));
+      return 'stored';
     },
     async read(conversationId) {
       return { entries: JSON.parse((await blob.get(conversationId)) ?? '[]') };
@@ -118,7 +124,7 @@ async function main(): Promise<void> {
     const tableName = `chat_memory_bench_${runId}`;
     await pool.query(`CREATE TABLE "${tableName}_rmw" (conversation_id text PRIMARY KEY, history text NOT NULL)`);
     cleanups.push(async () => {
-      await pool.query(`DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`);
+      await pool.query(`DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`);
       await pool.end();
     });
     contenders.push(
@@ -147,14 +153,14 @@ async function main(): Promise<void> {
       const appendBySize = new Map<number, number>();
       const warmUp = `bench-${runId}-warm-up`;
       await fill(contender.store, warmUp, 100);
-      await median(contender.appends, (index) => contender.store.appendTurn(warmUp, { entries: turn(index) }));
+      await median(contender.appends, (index) => contender.store.appendTurn(warmUp, { ...newAttempt(), entries: turn(index) }));
       await median(READS, () => windowed.read(warmUp));
       for (const size of SIZES) {
         const conversationId = `bench-${runId}-${size}`;
         await fill(contender.store, conversationId, size);
         // Warm up connections, JIT and (for PostgreSQL) table creation before timing.
         await contender.store.read(conversationId, { last: 1 });
-        const append = await median(contender.appends, (index) => contender.store.appendTurn(conversationId, { entries: turn(size + index) }));
+        const append = await median(contender.appends, (index) => contender.store.appendTurn(conversationId, { ...newAttempt(), entries: turn(size + index) }));
         const readWindow = await median(READS, () => windowed.read(conversationId));
         const readAll = await median(Math.min(READS, 10), () => contender.store.read(conversationId));
         appendBySize.set(size, append);

@@ -4,31 +4,25 @@
  * over sentences with sentence-window expansion, and BM25 over hierarchical
  * leaf chunks with auto-merging to their parents.
  *
- *   npx tsx bench/rag-eval.ts
+ *   npx tsx bench/rag-eval.ts [--dataset <folder>]
  *
- * Chunks count for their source abstract (its best rank). The dataset is read
- * from ../shared/datasets/scifact (CC BY-NC 2.0, evaluation only; never copied here).
+ * Chunks count for their source abstract (its best rank). The dataset (BEIR
+ * format, CC BY-NC 2.0, evaluation only; never copied here) is read from --dataset, SCIFACT_DIR or
+ * ../shared/datasets/scifact.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import {
   createAutoMergingPostProcessor,
   createSentenceWindowExpander,
   retrievalAugmentationAdvisor,
 } from '../advisors/rag/index.ts';
-import {
-  createBm25Retriever,
-  createHierarchicalSplitter,
-  createSentenceWindowSplitter,
-  evaluateRetrieval,
-  type Document,
-  type Retriever,
-  type RetrievalEvaluation,
-} from '../src/index.ts';
-import { beirDocumentText, loadBeirDataset } from './beir/load-beir.ts';
+import { beirDocumentText, evaluateRetrieval, type RetrievalEvaluation } from '../src/evaluation/index.ts';
+import { createBm25Retriever } from '../src/retrieval/index.ts';
+import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../src/ingestion/index.ts';
+import { type Document, type Retriever } from '../src/index.ts';
+import { loadSciFact } from './beir/load-scifact.ts';
 import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
 
-const DATASET_DIR = fileURLToPath(new URL('../../shared/datasets/scifact', import.meta.url));
 /** Chunks asked for per query, so that about 100 distinct abstracts remain after mapping chunks to abstracts. */
 const CHUNK_DEPTH = 1500;
 
@@ -39,7 +33,7 @@ interface Setup {
   readonly topK: number;
 }
 
-const dataset = await loadBeirDataset(DATASET_DIR);
+const dataset = await loadSciFact();
 const documents: Document[] = dataset.corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
 console.log(
   `SciFact test: ${documents.length} abstracts, ${dataset.queries.length} queries; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}\n`,

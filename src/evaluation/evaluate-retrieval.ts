@@ -1,6 +1,6 @@
 import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import { hitAtK, ndcgAtK, recallAtK, reciprocalRankAtK, type Judgments } from './retrieval-metrics.ts';
 
@@ -57,9 +57,12 @@ export interface RetrievalEvaluation {
  * judgment is above 0).
  *
  * @example
- * const { corpus, queries, qrels } = await loadBeirDataset('../shared/datasets/scifact');
+ * const { corpus, queries, qrels } = await loadBeirDataset({ directory: 'datasets/scifact' });
+ * const bm25 = createBm25Retriever({
+ *   documents: corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} })),
+ * });
  * const result = await evaluateRetrieval({ retriever: bm25, dataset: { queries, qrels }, k: [10, 100] });
- * result.ndcg[10]; // 0.68
+ * result.ndcg[10]; // 0.68 on SciFact
  */
 export async function evaluateRetrieval(options: EvaluateRetrievalOptions): Promise<RetrievalEvaluation> {
   const { retriever, dataset, k, topK, documentId, concurrency, abortSignal, onProgress } = validateOptions(options);
@@ -104,7 +107,7 @@ function defaultDocumentId(document: Document): string {
 
 function validateOptions(options: EvaluateRetrievalOptions) {
   const fail = (argument: string, message: string): never => {
-    throw new InvalidArgumentError({ component: 'evaluate-retrieval', argument, message });
+    throw new AdvisorArgumentError({ component: 'evaluate-retrieval', argument, message });
   };
   if (options === null || typeof options !== 'object') fail('options', 'expected an options object');
   const { retriever, dataset, k = [1, 5, 10, 100], documentId = defaultDocumentId, concurrency = 4, abortSignal, onProgress } = options;

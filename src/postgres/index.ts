@@ -1,2 +1,9 @@
+import { importPeer } from '../util/import-peer.ts';
+
+// The store imports `pg` statically; checking it first turns a missing peer into the install line.
+await importPeer({ packageName: 'pg', entryPoint: 'ai-advisors/postgres', load: () => import('pg') });
+const store = await import('./postgres-chat-memory-store.ts');
+
+export const postgresChatMemoryStore: typeof store.postgresChatMemoryStore = store.postgresChatMemoryStore;
+export type { PostgresChatMemoryStoreOptions, PostgresQueryable } from './postgres-chat-memory-store.ts';
 export { chatMemoryMigration, type ChatMemoryTableOptions } from './chat-memory-schema.ts';
-export { postgresChatMemoryStore, type PostgresChatMemoryStoreOptions, type PostgresQueryable } from './postgres-chat-memory-store.ts';

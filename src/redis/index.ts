@@ -1,1 +1,9 @@
-export { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient, type RedisChatMemoryStoreOptions } from './redis-chat-memory-store.ts';
+import { importPeer } from '../util/import-peer.ts';
+
+// The store imports `redis` statically; checking it first turns a missing peer into the install line.
+await importPeer({ packageName: 'redis', entryPoint: 'ai-advisors/redis', load: () => import('redis') });
+const store = await import('./redis-chat-memory-store.ts');
+
+export const redisChatMemoryStore: typeof store.redisChatMemoryStore = store.redisChatMemoryStore;
+export const escapeKeySegment: typeof store.escapeKeySegment = store.escapeKeySegment;
+export type { AnyRedisClient, RedisChatMemoryStoreOptions } from './redis-chat-memory-store.ts';

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { retrievalAugmentationAdvisor, createSentenceWindowExpander } from '../../advisors/rag/index.ts';
-import {
-  createBm25Retriever,
-  createSentenceWindowSplitter,
-  evaluateRetrieval,
-  InvalidArgumentError,
-  type Document,
-  type Retriever,
-} from '../../src/index.ts';
+import { createBm25Retriever } from '../../src/retrieval/index.ts';
+import { createSentenceWindowSplitter } from '../../src/ingestion/index.ts';
+import { evaluateRetrieval } from '../../src/evaluation/index.ts';
+import { AdvisorArgumentError, type Document, type Retriever } from '../../src/index.ts';
 
 /** A retriever that returns fixed rankings per query text. */
 function fixedRetriever(rankings: Record<string, readonly Document[]>): Retriever & { topKs: (number | undefined)[] } {
@@ -92,7 +88,7 @@ describe('evaluateRetrieval', () => {
   });
 
   it('validates its options', async () => {
-    await expect(evaluateRetrieval({ retriever, dataset, k: [0] })).rejects.toThrow(InvalidArgumentError);
+    await expect(evaluateRetrieval({ retriever, dataset, k: [0] })).rejects.toThrow(AdvisorArgumentError);
     await expect(evaluateRetrieval({ retriever, dataset: { queries: [], qrels: {} as never } })).rejects.toThrow(/qrels/);
     await expect(evaluateRetrieval({ retriever: {} as never, dataset })).rejects.toThrow(/retriever/);
   });
