@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type ChatMemory } from '../../src/index.ts';
+import { AdvisorArgumentError, type ChatMemory } from '../../src/index.ts';
 import { validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
 
 /** Options shared by the message and prompt memory advisors. */
@@ -17,21 +17,21 @@ export function validateMemoryAdvisorOptions(
   defaultName: string,
 ): Required<ChatMemoryAdvisorOptions> {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component: defaultName, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component: defaultName, argument: 'options', message: 'expected an options object' });
   }
   const { memory, name = defaultName, order = -100, onAbort = 'store-interrupted' } = options;
   validateAdvisorIdentity(name, order, defaultName);
   if (memory === null || typeof memory !== 'object' || typeof memory.read !== 'function' || typeof memory.appendTurn !== 'function') {
-    throw new InvalidArgumentError({ component: name, argument: 'memory', message: 'expected a ChatMemory (createChatMemory)' });
+    throw new AdvisorArgumentError({ component: name, argument: 'memory', message: 'expected a ChatMemory (createChatMemory)' });
   }
   return { memory, name, order, onAbort: validateAbortPolicy(onAbort, name) };
 }
 
 export function validateAdvisorIdentity(name: unknown, order: unknown, component: string): void {
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvalidArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
   }
   if (typeof order !== 'number' || !Number.isFinite(order)) {
-    throw new InvalidArgumentError({ component, argument: 'order', message: 'expected a finite number' });
+    throw new AdvisorArgumentError({ component, argument: 'order', message: 'expected a finite number' });
   }
 }

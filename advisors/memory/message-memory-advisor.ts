@@ -1,6 +1,6 @@
-import type { ModelMessage } from 'ai';
-import type { Advisor } from '../../src/index.ts';
-import { loadHistory } from './load-history.ts';
+import { removeOrphanToolParts } from '../../src/memory/index.ts';
+import { type Advisor, type AdvisorContext } from '../../src/index.ts';
+import { loadHistory, type MemoryTurnPlacement } from './load-history.ts';
 import { validateMemoryAdvisorOptions, type ChatMemoryAdvisorOptions } from './memory-advisor-options.ts';
 import { storeTurn } from './store-turn.ts';
 
@@ -11,8 +11,10 @@ import { storeTurn } from './store-turn.ts';
  * system message joins the instructions. Requires `conversationId` in the
  * context.
  *
- * Messages the caller sent before its last user message (e.g. `useChat`'s
- * full history) are replaced by the stored history.
+ * The stored history is the truth: of the caller's messages (e.g. `useChat`'s
+ * whole conversation) only a new user message and the answers to open tool
+ * calls (client-side tool results, approval responses) are taken; a request
+ * that answers open calls continues their turn.
  *
  * @example
  * const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory: createChatMemory() })] });
@@ -20,14 +22,15 @@ import { storeTurn } from './store-turn.ts';
  */
 export function messageMemoryAdvisor(options: ChatMemoryAdvisorOptions): Advisor {
   const { memory, name, order, onAbort } = validateMemoryAdvisorOptions(options, 'message-memory');
+  const placements = new WeakMap<AdvisorContext, MemoryTurnPlacement>();
   return {
     name,
     order,
     async before(request) {
-      const { instructions, history } = await loadHistory(request, { memory, name });
-      const messages: ModelMessage[] = [...history, ...request.input];
-      return { ...request, messages, instructions };
+      const { instructions, history, openTurn, input, placement } = await loadHistory(request, { memory, name });
+      placements.set(request.context, placement);
+      return { ...request, input, messages: removeOrphanToolParts([...history, ...openTurn, ...input]), instructions };
     },
-    after: (response) => storeTurn(response, { memory, name, onAbort }),
+    after: (response) => storeTurn(response, { memory, name, onAbort, placement: placements.get(response.context) }),
   };
 }

@@ -1,11 +1,6 @@
 import type { ModelMessage } from 'ai';
-import {
-  InvalidArgumentError,
-  removeOrphanToolParts,
-  type AdvisedResponse,
-  type RetrievedDocumentReference,
-  type TurnMetadataInput,
-} from '../../src/index.ts';
+import { type AdvisedResponse, AdvisorArgumentError } from '../../src/index.ts';
+import { type RetrievedDocumentReference, type TurnMetadataInput } from '../../src/memory/index.ts';
 
 /**
  * What a memory advisor stores when a turn is aborted:
@@ -28,7 +23,8 @@ export interface TurnRecord {
  * original input (never the RAG-augmented text), then every assistant and
  * tool message of the turn in order, and the retrieved documents' ids and
  * scores. `undefined` when nothing is to be stored (model error, or the abort
- * policy says so). A partial turn never keeps a tool call without its result.
+ * policy says so). A partial turn may end on a tool call without its result:
+ * memory reads drop it (see `removeOrphanToolParts`), so it never reaches a model.
  */
 export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): TurnRecord | undefined {
   if (response.outcome === 'error') return undefined;
@@ -43,7 +39,7 @@ export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): Tu
   } else {
     if (onAbort === 'discard') return undefined;
     interrupted = true;
-    messages = removeOrphanToolParts(onAbort === 'store-input' ? input : [...input, ...response.messages]);
+    messages = onAbort === 'store-input' ? input : [...input, ...response.messages];
   }
   if (messages.length === 0) return undefined;
   return {
@@ -54,7 +50,7 @@ export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): Tu
 
 export function validateAbortPolicy(onAbort: unknown, component: string): AbortPolicy {
   if (!ABORT_POLICIES.includes(onAbort as AbortPolicy)) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument: 'onAbort',
       message: `expected one of ${ABORT_POLICIES.join(', ')}, got ${String(onAbort)}`,

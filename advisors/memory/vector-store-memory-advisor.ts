@@ -1,17 +1,6 @@
-import {
-  ComponentError,
-  ConversationId,
-  InvalidArgumentError,
-  escapePromptText,
-  renderMessages,
-  UserId,
-  userText,
-  type Advisor,
-  type AdvisedRequest,
-  type Document,
-  type FilterExpression,
-  type VectorStore,
-} from '../../src/index.ts';
+import { type AdvisedRequest, type Advisor, AdvisorArgumentError, ComponentError, ConversationId, type Document, type FilterExpression, UserId, userText, type VectorStore } from '../../src/index.ts';
+import { escapePromptText } from '../../src/retrieval/index.ts';
+import { renderMessages } from '../../src/memory/index.ts';
 import { validateAdvisorIdentity } from './memory-advisor-options.ts';
 import { turnToStore, validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
 
@@ -53,7 +42,7 @@ export const DEFAULT_VECTOR_MEMORY_TEMPLATE = `Earlier exchanges that may be rel
 export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOptions): Advisor {
   const component = 'vector-store-memory';
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
   const {
     vectorStore,
@@ -67,19 +56,19 @@ export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOption
   validateAdvisorIdentity(name, order, component);
   const onAbort = validateAbortPolicy(options.onAbort ?? 'store-interrupted', name);
   if (vectorStore === null || typeof vectorStore !== 'object' || typeof vectorStore.search !== 'function' || typeof vectorStore.add !== 'function') {
-    throw new InvalidArgumentError({ component: name, argument: 'vectorStore', message: 'expected a VectorStore' });
+    throw new AdvisorArgumentError({ component: name, argument: 'vectorStore', message: 'expected a VectorStore' });
   }
   if (scope !== 'conversation' && scope !== 'user') {
-    throw new InvalidArgumentError({ component: name, argument: 'scope', message: `expected 'conversation' or 'user', got ${String(scope)}` });
+    throw new AdvisorArgumentError({ component: name, argument: 'scope', message: `expected 'conversation' or 'user', got ${String(scope)}` });
   }
   if (!Number.isSafeInteger(topK) || topK < 1) {
-    throw new InvalidArgumentError({ component: name, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
+    throw new AdvisorArgumentError({ component: name, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
   }
   if (minScore !== undefined && !Number.isFinite(minScore)) {
-    throw new InvalidArgumentError({ component: name, argument: 'minScore', message: 'expected a finite number' });
+    throw new AdvisorArgumentError({ component: name, argument: 'minScore', message: 'expected a finite number' });
   }
   if (typeof template !== 'string' || !template.includes('{memory}')) {
-    throw new InvalidArgumentError({ component: name, argument: 'template', message: 'expected a string containing {memory}' });
+    throw new AdvisorArgumentError({ component: name, argument: 'template', message: 'expected a string containing {memory}' });
   }
 
   const owner = (request: Pick<AdvisedRequest, 'context'>) => {

@@ -39,6 +39,13 @@ export interface ChatStreamResult {
   ): Response;
   /** Reads the stream to its end without a consumer (so that `after` hooks run). */
   consumeStream(): Promise<void>;
+  /**
+   * Resolves with the stream's first part once a consumer reads the stream:
+   * an `error` part there means the turn failed before the model produced
+   * anything (e.g. an advisor rejected the input), so a route can still
+   * answer with an HTTP error status instead of a streamed error.
+   */
+  readonly firstPart: Promise<TextStreamPart<ToolSet> | undefined>;
 }
 
 /**
@@ -52,18 +59,23 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
   const response = advised.then((advisedStream) => advisedStream.response);
   // The `finish` part is held back until every `after` hook has run.
   let heldFinish: TextStreamPart<ToolSet> | undefined;
+  const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();
+  let streamedError = false;
   const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(async () => (await advised).stream, {
     admit: (part) => {
+      firstPart.resolve(part);
+      streamedError ||= part.type === 'error';
       if (part.type !== 'finish') return true;
       heldFinish = part;
       return false;
     },
     beforeClose: async (): Promise<TextStreamPart<ToolSet>[]> => {
+      firstPart.resolve(undefined);
       const done = await response;
       finalResponse = done;
       if (heldFinish === undefined) return [];
-      // The model finished but an `after` hook failed (e.g. the memory store): report it in the stream.
-      return done.outcome === 'error' ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
+      // The model finished but an `after` hook failed (e.g. the memory store): report it in the stream, once.
+      return done.outcome === 'error' && !streamedError ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
     },
   });
 
@@ -137,5 +149,6 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
       return createUIMessageStreamResponse({ stream: toUIStream(streamOptions), status, statusText, headers });
     },
     consumeStream,
+    firstPart: firstPart.promise,
   };
 }

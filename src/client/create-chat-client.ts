@@ -7,10 +7,12 @@ import { failedStream } from '../chain/failed-stream.ts';
 import { streamModel } from '../chain/stream-model.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { TurnId } from '../context/well-known-keys.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
 import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
-import { checkPromptInput, newInput, type ChatMessages } from './normalize-messages.ts';
+import { checkPromptInput, newInput, newUserMessageId, type ChatMessages } from './normalize-messages.ts';
+import { resolveInputLimits, type InputLimits } from './input-limits.ts';
 import { rejectUnknownOptions } from './reject-unknown-options.ts';
 
 export type ChatClientOptions = ChatCallSettings & {
@@ -22,6 +24,8 @@ export type ChatClientOptions = ChatCallSettings & {
   readonly tools?: ToolSet;
   /** Accept system messages inside `messages` (AI SDK 7 rejects them by default). */
   readonly allowSystemInMessages?: boolean;
+  /** Size limits on each request's messages; see `InputLimits` for the defaults. */
+  readonly limits?: InputLimits;
 };
 
 export type ChatInput = ChatCallSettings & {
@@ -56,7 +60,7 @@ export interface ChatClient {
   stream(input: ChatInput): ChatStreamResult;
 }
 
-const CLIENT_OPTION_KEYS = ['model', 'advisors', 'instructions', 'tools', 'allowSystemInMessages', ...CALL_SETTING_KEYS];
+const CLIENT_OPTION_KEYS = ['model', 'advisors', 'instructions', 'tools', 'allowSystemInMessages', 'limits', ...CALL_SETTING_KEYS];
 const INPUT_KEYS = ['prompt', 'messages', 'instructions', 'advisors', 'context', 'tools', 'abortSignal', 'allowSystemInMessages', ...CALL_SETTING_KEYS];
 
 /**
@@ -69,28 +73,31 @@ const INPUT_KEYS = ['prompt', 'messages', 'instructions', 'advisors', 'context',
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component: 'chat-client', argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component: 'chat-client', argument: 'options', message: 'expected an options object' });
   }
   rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'chat-client');
   if (options.model === undefined || options.model === null) {
-    throw new InvalidArgumentError({ component: 'chat-client', argument: 'model', message: 'a model is required' });
+    throw new AdvisorArgumentError({ component: 'chat-client', argument: 'model', message: 'a model is required' });
   }
   checkInstructions(options.instructions, 'chat-client');
+  const limits = resolveInputLimits(options.limits, 'chat-client');
   const chain = createAdvisorChain(options.advisors ?? []);
   const defaults = pickCallSettings(options);
 
   const prepare = (input: ChatInput) => {
     if (input === null || typeof input !== 'object') {
-      throw new InvalidArgumentError({ component: 'chat-client', argument: 'input', message: 'expected an input object' });
+      throw new AdvisorArgumentError({ component: 'chat-client', argument: 'input', message: 'expected an input object' });
     }
     rejectUnknownOptions(input, INPUT_KEYS, 'chat-client');
     checkInstructions(input.instructions, 'chat-client');
     const turnChain = chain.with(input.advisors);
     const toModelMessages = checkPromptInput(
       { ...input, allowSystemInMessages: input.allowSystemInMessages ?? options.allowSystemInMessages },
-      'chat-client',
+      { component: 'chat-client', limits },
     );
     const context = new AdvisorContext(checkContextValues(input.context, { component: 'chat-client', argument: 'context' }));
+    const messageId = newUserMessageId(input.messages);
+    if (messageId !== undefined && !context.has(TurnId)) context.set(TurnId, messageId);
     const tools = input.tools ?? options.tools;
     const buildRequest = async (): Promise<AdvisedRequest> => {
       const messages = await toModelMessages(tools);
@@ -130,7 +137,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
 function checkInstructions(instructions: unknown, component: string): void {
   if (instructions !== undefined && typeof instructions !== 'string') {
-    throw new InvalidArgumentError({ component, argument: 'instructions', message: 'expected a string' });
+    throw new AdvisorArgumentError({ component, argument: 'instructions', message: 'expected a string' });
   }
 }
 

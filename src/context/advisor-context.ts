@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ContextKey } from './context-key.ts';
 
 export type ContextInit = Readonly<Record<string, unknown>> | AdvisorContext | undefined;
@@ -38,7 +38,7 @@ export class AdvisorContext {
   require<T>(key: ContextKey<T>, component: string): T {
     const value = this.get(key);
     if (value === undefined) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component,
         argument: `context.${key.name}`,
         message: `"${key.name}" is required in the request context (pass it in \`context\` or \`providerOptions.advisors\`)`,
@@ -76,7 +76,7 @@ function parseValue<T>(key: ContextKey<T>, raw: unknown): T {
   try {
     return key.parse(raw);
   } catch (error) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'context',
       argument: key.name,
       message: error instanceof Error ? error.message : String(error),

@@ -4,7 +4,8 @@
  * `context` input, or `providerOptions.advisors` through the middleware).
  *
  * @example
- * const TenantId = contextKey<string>('tenantId', { parse: requireNonEmptyString });
+ * const TenantId = contextKey<string>('tenantId', { parse: parseNonEmptyString });
+ * const tenantId = request.context.require(TenantId, 'audit'); // a non-empty string, or an AdvisorArgumentError
  */
 export interface ContextKey<T> {
   readonly name: string;
@@ -29,9 +30,11 @@ export function parseNonEmptyString(value: unknown): string {
   return value;
 }
 
+/** A short description of an unexpected value for an error message: never the whole value (it may be huge or secret). */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return value === '' ? 'an empty string' : `the string "${value.slice(0, 40)}"`;
-  if (value === null) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
-  return typeof value;
+  return typeof value === 'function' ? 'a function' : 'an object';
 }

@@ -1,13 +1,15 @@
 import { contextKey, parseNonEmptyString } from './context-key.ts';
 
 /** Identifies the conversation whose memory a turn reads and appends to. */
-export const ConversationId = contextKey<string>('conversationId', {
-  parse: (value) => {
-    const id = parseNonEmptyString(value);
-    if (id.length > 512) throw new TypeError('expected at most 512 characters');
-    return id;
-  },
-});
+export const ConversationId = contextKey<string>('conversationId', { parse: parseIdentifier });
+
+/**
+ * Identifies one turn across requests: a client that resends a turn (a retry
+ * after an error, a double submit) with the same id has it stored once. The
+ * chat client takes it from the id of a `UIMessage` user message when the
+ * caller gives none. Memory advisors use a random id otherwise.
+ */
+export const TurnId = contextKey<string>('turnId', { parse: parseIdentifier });
 
 /**
  * Metadata to send to the UI as `message-metadata` (on the `start` and `finish`
@@ -21,3 +23,9 @@ export const UIMessageMetadata = contextKey<Readonly<Record<string, unknown>>>('
     return value as Readonly<Record<string, unknown>>;
   },
 });
+
+function parseIdentifier(value: unknown): string {
+  const id = parseNonEmptyString(value);
+  if (id.length > 512) throw new TypeError('expected at most 512 characters');
+  return id;
+}

@@ -1,6 +1,6 @@
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
-import { TimeoutError } from '../errors/timeout-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 
 /**
  * Runs one store operation under a timeout and the caller's abort signal. The
@@ -25,9 +25,9 @@ export async function callStore<T>(
     return await Promise.race([run(signal), aborted]);
   } catch (error) {
     if (timeoutSignal.aborted && !abortSignal?.aborted) {
-      throw new TimeoutError({ component: 'memory-store', operation, timeoutMs });
+      throw new AdvisorTimeoutError({ component: 'memory-store', operation, timeoutMs });
     }
-    if (abortSignal?.aborted || error instanceof AdvisorError) throw error;
+    if (abortSignal?.aborted || AdvisorError.isInstance(error)) throw error;
     throw new ComponentError({ component: 'memory-store', operation, cause: error });
   } finally {
     signal.removeEventListener('abort', onAbort!);

@@ -9,13 +9,32 @@ export interface StoreReadOptions extends StoreCallOptions {
   readonly last?: number;
 }
 
+/** Identifies one attempt to append a turn: the idempotency key of the append and the attempt that carries it. */
+export interface AppendAttempt {
+  /** Idempotency key of the append, unique within the conversation: a store writes a given key at most once. */
+  readonly key: string;
+  /** Unique per attempt: a retry of the same append has the same key and a new attempt id. */
+  readonly attemptId: string;
+}
+
 /** One turn to append: its conversation messages and, optionally, a system message replacing the stored one. */
-export interface MemoryTurn {
+export interface MemoryTurn extends AppendAttempt {
   /** User, assistant and tool messages, in order. Never contains a system message. */
   readonly entries: readonly MemoryEntry[];
   /** Replaces the conversation's system message (there is at most one, and it is never evicted). */
   readonly system?: MemoryEntry;
 }
+
+/**
+ * What an append did:
+ * - `stored`: the turn was written;
+ * - `duplicate`: the key was already written (by any attempt, this one included); nothing was written now;
+ * - `cancelled`: the key is not written, but this attempt was settled earlier (`settleAppend`), so nothing was written.
+ */
+export type AppendOutcome = 'stored' | 'duplicate' | 'cancelled';
+
+/** Whether an append's key is stored, once its attempt can no longer land. */
+export type SettledAppend = 'stored' | 'absent';
 
 export interface StoredHistory {
   readonly system?: MemoryEntry;
@@ -31,13 +50,46 @@ export interface StoredHistory {
  * of one turn stay contiguous. Messages must round-trip exactly, binary file
  * data and URLs included (see `serializeMemoryEntry`).
  *
+ * Appends are idempotent: a store writes a given `key` at most once per
+ * conversation, checked server-side in the same atomic step as the write, so a
+ * retried append, or one that lands after its caller gave up, never stores a
+ * turn twice, even when concurrent.
+ *
+ * A store that can be slow or unreachable (a server over a network) should
+ * also implement `settleAppend`, so that an append whose outcome is unknown
+ * (it timed out or was aborted after being sent) can be settled: once
+ * `settleAppend` returns, that attempt can never land any more, and callers
+ * know whether its key is stored.
+ *
  * Conversation ids are untrusted input: a store must validate them
  * (`validateConversationId`) and keep conversations strictly apart.
  */
 export interface ChatMemoryStore {
   readonly name: string;
-  appendTurn(conversationId: string, turn: MemoryTurn, options?: StoreCallOptions): Promise<void>;
+  /**
+   * Appends the turn unless its key is already stored (`duplicate`) or this
+   * attempt was settled (`cancelled`). The checks and the write are one atomic
+   * step on the server.
+   */
+  appendTurn(conversationId: string, turn: MemoryTurn, options?: StoreCallOptions): Promise<AppendOutcome>;
+  /**
+   * Makes sure the attempt can never land any more, then tells whether its key
+   * is stored (by this or any other attempt). Implementations record a
+   * tombstone for `attemptId`, written atomically against `appendTurn`: an
+   * append of that attempt that reaches the server later returns `cancelled`
+   * and writes nothing. The tombstone must outlive any append still in flight
+   * (Redis keeps it for 7 days). Settling is idempotent.
+   */
+  settleAppend?(conversationId: string, attempt: AppendAttempt, options?: StoreCallOptions): Promise<SettledAppend>;
   read(conversationId: string, options?: StoreReadOptions): Promise<StoredHistory>;
-  /** Deletes the conversation's entries and system message. */
+  /**
+   * Deletes the conversation's entries, system message and append keys (a key
+   * can be appended again afterwards). Tombstones may be deleted too or left to
+   * expire; an append still in flight when its conversation is cleared may land
+   * after the clear.
+   */
   clear(conversationId: string, options?: StoreCallOptions): Promise<void>;
 }
+
+/** A store that implements `settleAppend`, as the Redis, PostgreSQL and in-memory stores do. */
+export type SettlingChatMemoryStore = ChatMemoryStore & Required<Pick<ChatMemoryStore, 'settleAppend'>>;

@@ -14,11 +14,30 @@ export interface ChatMemoryWindow {
    * costs O(window), not O(history).
    */
   readonly maxEntries: number;
+  /**
+   * What the window costs a message (e.g. its tokens), when that takes work.
+   * Chat memory measures each message once, when it is appended, stores the
+   * value with it under `key`, and hands it back on every read, so a long
+   * message is never counted again. `key` names the measure (tokenizer and
+   * settings): a value stored under another key is not used.
+   */
+  readonly measure?: WindowMeasure;
   /** Starts selecting for one read. The system message is always kept; it may count against the budget. */
   start(system: ModelMessage | undefined): Promise<WindowSelection>;
 }
 
+export interface WindowMeasure {
+  readonly key: string;
+  /** Prepares `count` (e.g. loads a tokenizer); called before the first count. */
+  load?(): Promise<void>;
+  count(message: ModelMessage): number;
+}
+
 export interface WindowSelection {
-  /** Takes the unit and returns true if it fits in what is left; returns false (taking nothing) otherwise. */
-  tryAdd(unit: readonly ModelMessage[]): boolean;
+  /**
+   * Takes the unit and returns true if it fits in what is left; returns false
+   * (taking nothing) otherwise. `measured` holds each message's stored measure,
+   * where one was stored under the window's key.
+   */
+  tryAdd(unit: readonly ModelMessage[], measured?: readonly (number | undefined)[]): boolean;
 }

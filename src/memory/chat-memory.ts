@@ -1,12 +1,19 @@
 import type { ModelMessage } from 'ai';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { MemoryAppendUnknownError } from '../errors/memory-append-unknown-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callStore } from './call-store.ts';
-import type { ChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
-import type { ChatMemoryWindow } from './chat-memory-window.ts';
+import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory } from './chat-memory-store.ts';
+import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
 import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
 import { messageWindow } from './message-window.ts';
-import { groupIntoEvictionUnits, removeOrphanToolEntries } from './tool-pairing.ts';
+import { orderByTurn } from './order-by-turn.ts';
+import { stripProviderItemIds } from './strip-provider-item-ids.ts';
+import { groupIntoEvictionUnits, removeOrphanToolEntries, type ToolPairingOptions } from './tool-pairing.ts';
+import { unsettledAppends } from './unsettled-appends.ts';
+import { validateAppendKey } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 
 export interface ChatMemoryOptions {
@@ -16,6 +23,13 @@ export interface ChatMemoryOptions {
   readonly window?: ChatMemoryWindow | false;
   /** Timeout of each store call in milliseconds. Default 10 000. */
   readonly timeout?: number;
+  /**
+   * Store provider item references (`providerOptions.<provider>.itemId`, such
+   * as OpenAI Responses item ids) as given. Default false: they are removed,
+   * because replayed to another server (or after the provider forgot them)
+   * they name items that server never produced.
+   */
+  readonly keepProviderItemIds?: boolean;
 }
 
 /** Turn-level metadata given on append; `turnId` and `createdAt` are filled in when absent. */
@@ -29,21 +43,47 @@ export interface ChatMemoryCallOptions {
   readonly abortSignal?: AbortSignal;
 }
 
+export interface ChatMemoryReadOptions extends ChatMemoryCallOptions, ToolPairingOptions {}
+
+export interface AppendTurnOptions extends ChatMemoryCallOptions {
+  readonly metadata?: TurnMetadataInput;
+  /**
+   * Idempotency key of the append, unique within the conversation (at most 512
+   * characters): the store writes a key at most once, so a retry with the same
+   * key never stores the turn twice. Default: the turn id.
+   */
+  readonly key?: string;
+}
+
+export interface AppendTurnResult {
+  /** What this append holds, system message first (also when it was a duplicate). */
+  readonly entries: MemoryEntry[];
+  /** `duplicate`: the key was already stored, so nothing was written. */
+  readonly outcome: 'stored' | 'duplicate';
+}
+
 export interface ChatMemory {
   readonly store: ChatMemoryStore;
   readonly window: ChatMemoryWindow | undefined;
   /**
-   * Appends one turn atomically. A system message in `messages` replaces the
-   * conversation's system message instead of being appended. Returns the
-   * stored entries.
+   * Appends one turn atomically, at most once per `key`. A system message in
+   * `messages` replaces the conversation's system message instead of being
+   * appended. Provider item ids are removed unless `keepProviderItemIds`.
+   *
+   * An append that times out after it was sent throws a
+   * `MemoryAppendUnknownError`: the turn may or may not be stored. The next
+   * read or append of the conversation settles it first (when the store has
+   * `settleAppend`), so a late write can never land after that read; an append
+   * aborted after it was sent, or failed by the store, is settled the same way.
    */
-  appendTurn(
-    conversationId: string,
-    messages: readonly ModelMessage[],
-    options?: ChatMemoryCallOptions & { metadata?: TurnMetadataInput },
-  ): Promise<MemoryEntry[]>;
-  /** The system entry (if any) followed by the windowed history, oldest first, with metadata. */
-  read(conversationId: string, options?: ChatMemoryCallOptions): Promise<MemoryEntry[]>;
+  appendTurn(conversationId: string, messages: readonly ModelMessage[], options?: AppendTurnOptions): Promise<AppendTurnResult>;
+  /**
+   * The system entry (if any) followed by the windowed history, oldest first,
+   * with metadata. The history is provider-valid: every tool call paired with
+   * one result (see `removeOrphanToolParts`); with `keepOpenToolCalls`, the
+   * calls at the end that still wait for a client result or an approval stay.
+   */
+  read(conversationId: string, options?: ChatMemoryReadOptions): Promise<MemoryEntry[]>;
   /** `read`, as the messages to send to a model. */
   messages(conversationId: string, options?: ChatMemoryCallOptions): Promise<ModelMessage[]>;
   clear(conversationId: string, options?: ChatMemoryCallOptions): Promise<void>;
@@ -67,47 +107,97 @@ const INITIAL_READ_SIZE = 64;
 export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   const component = 'chat-memory';
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
-  const { store = inMemoryChatMemoryStore(), window = messageWindow({ maxMessages: 20 }), timeout = 10_000 } = options;
+  const { store = inMemoryChatMemoryStore(), window = messageWindow({ maxMessages: 20 }), timeout = 10_000, keepProviderItemIds = false } = options;
   if (store === null || typeof store !== 'object' || typeof store.appendTurn !== 'function' || typeof store.read !== 'function') {
-    throw new InvalidArgumentError({ component, argument: 'store', message: 'expected a ChatMemoryStore' });
+    throw new AdvisorArgumentError({ component, argument: 'store', message: 'expected a ChatMemoryStore' });
   }
   if (window !== false && (window === null || typeof window !== 'object' || typeof window.start !== 'function')) {
-    throw new InvalidArgumentError({ component, argument: 'window', message: 'expected a ChatMemoryWindow or false' });
+    throw new AdvisorArgumentError({ component, argument: 'window', message: 'expected a ChatMemoryWindow or false' });
   }
   if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new InvalidArgumentError({ component, argument: 'timeout', message: `expected a positive number of milliseconds, got ${String(timeout)}` });
+    throw new AdvisorArgumentError({ component, argument: 'timeout', message: `expected a positive number of milliseconds, got ${String(timeout)}` });
+  }
+  if (typeof keepProviderItemIds !== 'boolean') {
+    throw new AdvisorArgumentError({ component, argument: 'keepProviderItemIds', message: 'expected a boolean' });
   }
   const activeWindow = window === false ? undefined : window;
+  const measure = activeWindow?.measure;
 
-  async function readWindowed(conversationId: string, abortSignal: AbortSignal | undefined): Promise<MemoryEntry[]> {
+  /** Each message's entry, with its window measure when the window has one: counted once, here, never again on read. */
+  async function measureEntries(messages: readonly ModelMessage[], metadata: MemoryEntryMetadata): Promise<MemoryEntry[]> {
+    if (measure === undefined) return messages.map((message) => ({ message, metadata }));
+    await measure.load?.();
+    return messages.map((message) => ({ message, metadata: { ...metadata, measure: { key: measure.key, value: measure.count(message) } } }));
+  }
+
+  function storedMeasures(entries: readonly MemoryEntry[]): (number | undefined)[] {
+    return entries.map(({ metadata }) => (metadata.measure?.key === measure?.key ? metadata.measure?.value : undefined));
+  }
+  const canSettle = typeof store.settleAppend === 'function';
+  const unsettled = unsettledAppends();
+
+  /** Makes the outcome of the conversation's unknown appends final: none of them can land after this returns. */
+  async function settleUnknownAppends(conversationId: string, abortSignal: AbortSignal | undefined): Promise<void> {
+    const attempts = unsettled.of(conversationId);
+    if (attempts.length === 0) return;
+    await callStore('settle', { timeoutMs: timeout, abortSignal }, (signal) =>
+      Promise.all(attempts.map((attempt) => store.settleAppend!(conversationId, attempt, { abortSignal: signal }))),
+    );
+    unsettled.forget(conversationId, attempts);
+  }
+
+  async function appendAttempt(conversationId: string, turn: MemoryTurnInput, abortSignal: AbortSignal | undefined): Promise<AppendOutcome> {
+    const attempt: AppendAttempt = { key: turn.key, attemptId: crypto.randomUUID() };
+    let invoked = false;
+    try {
+      return await callStore('append', { timeoutMs: timeout, abortSignal }, (signal) => {
+        invoked = true;
+        return store.appendTurn(conversationId, { ...turn, ...attempt }, { abortSignal: signal });
+      });
+    } catch (error) {
+      const timedOut = AdvisorTimeoutError.isInstance(error) && error.component === 'memory-store';
+      const outcomeUnknown = invoked && (timedOut || abortSignal?.aborted === true || ComponentError.isInstance(error));
+      if (outcomeUnknown && canSettle) unsettled.remember(conversationId, attempt);
+      if (timedOut && invoked) throw new MemoryAppendUnknownError({ timeoutMs: timeout, key: turn.key, settledByNextRead: canSettle });
+      throw error;
+    }
+  }
+
+  async function readWindowed(conversationId: string, { abortSignal, keepOpenToolCalls }: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
     const readLast = (last: number | undefined) =>
       callStore('read', { timeoutMs: timeout, abortSignal }, (signal) => store.read(conversationId, { last, abortSignal: signal }));
     if (activeWindow === undefined) {
       const history = await readLast(undefined);
-      return withSystem(history, removeOrphanToolEntries(history.entries));
+      return withSystem(history, removeOrphanToolEntries(orderByTurn(history.entries), { keepOpenToolCalls }));
     }
 
     const readCap = activeWindow.maxEntries + 1;
     for (let limit = Math.min(readCap, INITIAL_READ_SIZE); ; limit = Math.min(limit * 2, readCap)) {
       const history = await readLast(limit);
       const complete = history.entries.length < limit;
-      const units = groupIntoEvictionUnits(history.entries);
+      const units = groupIntoEvictionUnits(orderByTurn(history.entries));
       // The oldest unit of a partial read may have started before it.
-      if (!complete) units.shift();
+      const partialOldest = complete ? undefined : units.shift();
       const selection = await activeWindow.start(history.system?.message);
       const selected: MemoryEntry[][] = [];
       let full = false;
-      for (const unit of units.reverse()) {
-        if (!selection.tryAdd(unit.map((entry) => entry.message))) {
+      for (const unit of [...units].reverse()) {
+        if (!selection.tryAdd(unit.map((entry) => entry.message), storedMeasures(unit))) {
           full = true;
           break;
         }
         selected.push(unit);
       }
+      const newest = units.at(-1) ?? partialOldest;
+      if (selected.length === 0 && newest !== undefined && (full || limit >= readCap)) {
+        // The newest turn alone is larger than the window: keep as many of its newest messages as fit.
+        selected.push(newestMessagesThatFit(newest, selection, storedMeasures));
+        full = true;
+      }
       if (full || complete || limit >= readCap) {
-        return withSystem(history, removeOrphanToolEntries(selected.reverse().flat()));
+        return withSystem(history, removeOrphanToolEntries(selected.reverse().flat(), { keepOpenToolCalls }));
       }
     }
   }
@@ -119,24 +209,39 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     async appendTurn(conversationId, messages, options = {}) {
       validateConversationId(conversationId, component);
       validateMessages(messages, component);
+      if (options === null || typeof options !== 'object') {
+        throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
+      }
       const metadata = createTurnMetadata(options.metadata, component);
-      const entries = messages.map((message) => ({ message, metadata }));
+      const key =
+        options.key === undefined ? validateAppendKey(metadata.turnId, 'metadata.turnId', component) : validateAppendKey(options.key, 'key', component);
+      const stored = keepProviderItemIds ? messages : messages.map(stripProviderItemIds);
+      const entries = await measureEntries(stored, metadata);
       const system = entries.filter((entry) => entry.message.role === 'system').at(-1);
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
-      await callStore('append', { timeoutMs: timeout, abortSignal: options.abortSignal }, (signal) =>
-        store.appendTurn(conversationId, { entries: conversation, ...(system ? { system } : {}) }, { abortSignal: signal }),
-      );
-      return [...(system ? [system] : []), ...conversation];
+      await settleUnknownAppends(conversationId, options.abortSignal);
+      const outcome = await appendAttempt(conversationId, { key, entries: conversation, ...(system ? { system } : {}) }, options.abortSignal);
+      if (outcome !== 'stored' && outcome !== 'duplicate') {
+        // A fresh attempt id was never settled: 'cancelled' (or anything else) is a store bug.
+        throw new ComponentError({
+          component: 'memory-store',
+          operation: 'append',
+          message: `expected 'stored' or 'duplicate' for a new attempt, got ${JSON.stringify(outcome)}`,
+        });
+      }
+      return { entries: [...(system ? [system] : []), ...conversation], outcome };
     },
 
     async read(conversationId, options = {}) {
       validateConversationId(conversationId, component);
-      return readWindowed(conversationId, options.abortSignal);
+      await settleUnknownAppends(conversationId, options.abortSignal);
+      return readWindowed(conversationId, options);
     },
 
     async messages(conversationId, options = {}) {
       validateConversationId(conversationId, component);
-      return (await readWindowed(conversationId, options.abortSignal)).map((entry) => entry.message);
+      await settleUnknownAppends(conversationId, options.abortSignal);
+      return (await readWindowed(conversationId, { abortSignal: options.abortSignal })).map((entry) => entry.message);
     },
 
     async clear(conversationId, options = {}) {
@@ -148,13 +253,26 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   };
 }
 
+type MemoryTurnInput = Omit<MemoryTurn, 'attemptId'>;
+
+/** The longest tail of `unit` the window takes, preferring one that starts at a user message (some providers require it). */
+function newestMessagesThatFit(unit: readonly MemoryEntry[], selection: WindowSelection, storedMeasures: (entries: readonly MemoryEntry[]) => (number | undefined)[]): MemoryEntry[] {
+  const starts = [...unit.keys()].slice(1);
+  const userStarts = starts.filter((start) => unit[start].message.role === 'user');
+  for (const start of [...userStarts, ...starts]) {
+    const tail = unit.slice(start);
+    if (selection.tryAdd(tail.map((entry) => entry.message), storedMeasures(tail))) return tail;
+  }
+  return [];
+}
+
 function withSystem(history: StoredHistory, entries: MemoryEntry[]): MemoryEntry[] {
   return history.system === undefined ? entries : [history.system, ...entries];
 }
 
 function validateMessages(messages: readonly ModelMessage[], component: string): void {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new InvalidArgumentError({ component, argument: 'messages', message: 'expected a non-empty array of ModelMessage' });
+    throw new AdvisorArgumentError({ component, argument: 'messages', message: 'expected a non-empty array of ModelMessage' });
   }
   messages.forEach((message, index) => {
     const valid =
@@ -164,7 +282,7 @@ function validateMessages(messages: readonly ModelMessage[], component: string):
       (typeof message.content === 'string' || Array.isArray(message.content)) &&
       (message.role !== 'system' || typeof message.content === 'string');
     if (!valid) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component,
         argument: `messages[${index}]`,
         message: 'expected a ModelMessage with role system, user, assistant or tool and string or array content',
@@ -175,7 +293,7 @@ function validateMessages(messages: readonly ModelMessage[], component: string):
 
 function createTurnMetadata(input: TurnMetadataInput | undefined, component: string): MemoryEntryMetadata {
   if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) {
-    throw new InvalidArgumentError({ component, argument: 'metadata', message: 'expected an object' });
+    throw new AdvisorArgumentError({ component, argument: 'metadata', message: 'expected an object' });
   }
   const retrieved = input?.retrieved;
   if (
@@ -183,10 +301,10 @@ function createTurnMetadata(input: TurnMetadataInput | undefined, component: str
     (!Array.isArray(retrieved) ||
       !retrieved.every((item) => typeof item?.id === 'string' && (item.score === undefined || typeof item.score === 'number')))
   ) {
-    throw new InvalidArgumentError({ component, argument: 'metadata.retrieved', message: 'expected an array of { id: string, score?: number }' });
+    throw new AdvisorArgumentError({ component, argument: 'metadata.retrieved', message: 'expected an array of { id: string, score?: number }' });
   }
   if (input?.turnId !== undefined && (typeof input.turnId !== 'string' || input.turnId === '')) {
-    throw new InvalidArgumentError({ component, argument: 'metadata.turnId', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component, argument: 'metadata.turnId', message: 'expected a non-empty string' });
   }
   return { ...input, turnId: input?.turnId ?? crypto.randomUUID(), createdAt: new Date() };
 }

@@ -1,5 +1,6 @@
-import type { ChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
+import type { SettlingChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
 import { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-codec.ts';
+import { validateAppendAttempt } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
 
@@ -8,28 +9,49 @@ interface Conversation {
   entries: string[];
 }
 
+/** The append keys of one conversation (key → attempt that stored it) and its settled attempts. */
+interface AppendLedger {
+  readonly stored: Map<string, string>;
+  readonly cancelled: Set<string>;
+}
+
 /**
  * A chat memory store in process memory, the default. Entries are kept
  * serialized, so callers can never mutate stored history through a reference
  * and binary data round-trips exactly as it does in the Redis and PostgreSQL
  * stores. Appends push onto an array: O(1) in the history length, and atomic
- * because they run synchronously.
+ * because they run synchronously, as do the checks of their key and attempt.
  *
  * @example
  * const memory = createChatMemory({ store: inMemoryChatMemoryStore() });
  */
-export function inMemoryChatMemoryStore(): ChatMemoryStore & { conversationIds(): string[] } {
+export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversationIds(): string[] } {
   const component = 'memory-store';
   const conversations = new Map<string, Conversation>();
+  const ledgers = new Map<string, AppendLedger>();
+
+  function ledgerOf(conversationId: string): AppendLedger {
+    let ledger = ledgers.get(conversationId);
+    if (ledger === undefined) {
+      ledger = { stored: new Map(), cancelled: new Set() };
+      ledgers.set(conversationId, ledger);
+    }
+    return ledger;
+  }
 
   return {
     name: 'in-memory',
 
     async appendTurn(conversationId, turn, options) {
       validateConversationId(conversationId, component);
+      const { key, attemptId } = validateAppendAttempt(turn, component);
       options?.abortSignal?.throwIfAborted();
       const entries = turn.entries.map(serializeMemoryEntry);
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
+      const ledger = ledgerOf(conversationId);
+      if (ledger.stored.has(key)) return 'duplicate';
+      if (ledger.cancelled.has(attemptId)) return 'cancelled';
+      ledger.stored.set(key, attemptId);
       let conversation = conversations.get(conversationId);
       if (conversation === undefined) {
         conversation = { entries: [] };
@@ -37,6 +59,17 @@ export function inMemoryChatMemoryStore(): ChatMemoryStore & { conversationIds()
       }
       for (const entry of entries) conversation.entries.push(entry);
       if (system !== undefined) conversation.system = system;
+      return 'stored';
+    },
+
+    async settleAppend(conversationId, attempt, options) {
+      validateConversationId(conversationId, component);
+      const { key, attemptId } = validateAppendAttempt(attempt, component);
+      options?.abortSignal?.throwIfAborted();
+      const ledger = ledgerOf(conversationId);
+      const storedBy = ledger.stored.get(key);
+      if (storedBy !== attemptId) ledger.cancelled.add(attemptId);
+      return storedBy === undefined ? 'absent' : 'stored';
     },
 
     async read(conversationId, options): Promise<StoredHistory> {
@@ -57,6 +90,7 @@ export function inMemoryChatMemoryStore(): ChatMemoryStore & { conversationIds()
       validateConversationId(conversationId, component);
       options?.abortSignal?.throwIfAborted();
       conversations.delete(conversationId);
+      ledgers.delete(conversationId);
     },
 
     /** The ids of the conversations that have stored messages. */

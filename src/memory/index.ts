@@ -1,14 +1,35 @@
-export { createChatMemory, type ChatMemory, type ChatMemoryCallOptions, type ChatMemoryOptions, type TurnMetadataInput } from './chat-memory.ts';
-export type { ChatMemoryStore, MemoryTurn, StoreCallOptions, StoreReadOptions, StoredHistory } from './chat-memory-store.ts';
+export {
+  createChatMemory,
+  type AppendTurnOptions,
+  type AppendTurnResult,
+  type ChatMemory,
+  type ChatMemoryCallOptions,
+  type ChatMemoryOptions,
+  type ChatMemoryReadOptions,
+  type TurnMetadataInput,
+} from './chat-memory.ts';
+export type {
+  AppendAttempt,
+  AppendOutcome,
+  ChatMemoryStore,
+  MemoryTurn,
+  SettledAppend,
+  SettlingChatMemoryStore,
+  StoreCallOptions,
+  StoreReadOptions,
+  StoredHistory,
+} from './chat-memory-store.ts';
 export type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
 export { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
 export { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 export type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
 export { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-codec.ts';
-export { messageWindow } from './message-window.ts';
+export { messageWindow, type MessageWindowOptions } from './message-window.ts';
 export { renderMessage, renderMessages } from './render-message.ts';
+export { stripProviderItemIds } from './strip-provider-item-ids.ts';
 export { gptTokenizer, gptTokenizerForModel, type GptEncodingName, type Tokenizer } from './tokenizer.ts';
 export { tokenWindow, type TokenWindowOptions } from './token-window.ts';
-export { groupIntoEvictionUnits, removeOrphanToolParts } from './tool-pairing.ts';
+export { openToolCalls, removeOrphanToolParts, type OpenToolCall, type ToolPairingOptions } from './tool-pairing.ts';
+export { MAX_APPEND_KEY_LENGTH, validateAppendAttempt } from './validate-append-attempt.ts';
 export { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from './validate-conversation-id.ts';
 export { UserId } from './user-id.ts';

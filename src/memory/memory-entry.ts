@@ -6,7 +6,7 @@ export interface RetrievedDocumentReference {
   readonly score?: number;
 }
 
-/** Metadata shared by every message of one stored turn. */
+/** Metadata of a stored message: its turn's (shared by every message of the turn), and the message's own measure. */
 export interface MemoryEntryMetadata {
   /** Identifies the turn; all messages appended together share it. */
   readonly turnId: string;
@@ -15,6 +15,8 @@ export interface MemoryEntryMetadata {
   readonly interrupted?: boolean;
   /** Documents retrieved for the turn (by RAG advisors), with their scores. */
   readonly retrieved?: readonly RetrievedDocumentReference[];
+  /** This message's cost to the window (e.g. tokens), measured once when it was appended; see `ChatMemoryWindow.measure`. */
+  readonly measure?: { readonly key: string; readonly value: number };
   readonly [key: string]: unknown;
 }
 

@@ -1,30 +1,45 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { measureSize } from '../util/measure-size.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
 
+export interface MessageWindowOptions {
+  /** Most messages kept. */
+  readonly maxMessages: number;
+  /**
+   * Most characters kept, counted as `limits` count them (every string, plus
+   * the bytes of binary data), so one huge stored message cannot make a huge
+   * prompt. Default 200,000 (about 50,000 tokens of English text).
+   */
+  readonly maxSize?: number;
+}
+
 /**
- * Keeps the most recent whole turns totalling at most `maxMessages` messages.
- * The system message is kept aside and not counted.
+ * Keeps the most recent whole turns totalling at most `maxMessages` messages
+ * and `maxSize` characters. The system message is kept aside and not counted.
+ * Message sizes are measured once, when a message is appended.
  *
  * @example
  * const memory = createChatMemory({ window: messageWindow({ maxMessages: 20 }) });
  */
-export function messageWindow({ maxMessages }: { maxMessages: number }): ChatMemoryWindow {
-  if (!Number.isSafeInteger(maxMessages) || maxMessages < 1) {
-    throw new InvalidArgumentError({
-      component: 'message-window',
-      argument: 'maxMessages',
-      message: `expected a positive integer, got ${String(maxMessages)}`,
-    });
+export function messageWindow({ maxMessages, maxSize = 200_000 }: MessageWindowOptions): ChatMemoryWindow {
+  for (const [argument, value] of Object.entries({ maxMessages, maxSize })) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new AdvisorArgumentError({ component: 'message-window', argument, message: `expected a positive integer, got ${String(value)}` });
+    }
   }
   return {
     name: 'message-window',
     maxEntries: maxMessages,
+    measure: { key: 'size', count: measureSize },
     async start() {
-      let used = 0;
+      let messages = 0;
+      let size = 0;
       return {
-        tryAdd(unit) {
-          if (used + unit.length > maxMessages) return false;
-          used += unit.length;
+        tryAdd(unit, measured) {
+          const unitSize = unit.reduce((sum, message, index) => sum + (measured?.[index] ?? measureSize(message)), 0);
+          if (messages + unit.length > maxMessages || size + unitSize > maxSize) return false;
+          messages += unit.length;
+          size += unitSize;
           return true;
         },
       };

@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import type { ModelMessage } from 'ai';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
 import { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
 import { gptTokenizer, type Tokenizer } from './tokenizer.ts';
@@ -28,26 +29,32 @@ export function tokenWindow({
 }: TokenWindowOptions): ChatMemoryWindow {
   const component = 'token-window';
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
-    throw new InvalidArgumentError({ component, argument: 'maxTokens', message: `expected a positive integer, got ${String(maxTokens)}` });
+    throw new AdvisorArgumentError({ component, argument: 'maxTokens', message: `expected a positive integer, got ${String(maxTokens)}` });
   }
   for (const [argument, value] of Object.entries({ tokensPerFile, tokensPerMessage })) {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new InvalidArgumentError({ component, argument, message: `expected a non-negative integer, got ${String(value)}` });
+      throw new AdvisorArgumentError({ component, argument, message: `expected a non-negative integer, got ${String(value)}` });
     }
   }
   if (tokenizer === null || typeof tokenizer !== 'object' || typeof tokenizer.countTokens !== 'function') {
-    throw new InvalidArgumentError({ component, argument: 'tokenizer', message: 'expected an object with countTokens(text)' });
+    throw new AdvisorArgumentError({ component, argument: 'tokenizer', message: 'expected an object with countTokens(text)' });
   }
   const countOptions = { tokensPerFile, tokensPerMessage };
+  const count = (message: ModelMessage) => countMessageTokens(message, tokenizer, countOptions);
   return {
     name: 'token-window',
     maxEntries: tokensPerMessage > 0 ? Math.floor(maxTokens / tokensPerMessage) : Infinity,
+    measure: {
+      key: `tokens:${tokenizer.name}:${tokensPerMessage}:${tokensPerFile}`,
+      load: async () => tokenizer.load?.(),
+      count,
+    },
     async start(system) {
       await tokenizer.load?.();
-      let used = system === undefined ? 0 : countMessageTokens(system, tokenizer, countOptions);
+      let used = system === undefined ? 0 : count(system);
       return {
-        tryAdd(unit) {
-          const tokens = unit.reduce((sum, message) => sum + countMessageTokens(message, tokenizer, countOptions), 0);
+        tryAdd(unit, measured) {
+          const tokens = unit.reduce((sum, message, index) => sum + (measured?.[index] ?? count(message)), 0);
           if (used + tokens > maxTokens) return false;
           used += tokens;
           return true;

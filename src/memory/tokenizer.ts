@@ -1,5 +1,5 @@
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /**
  * Counts tokens for a model family. Plug in any tokenizer (for example
@@ -36,7 +36,7 @@ const loaded = new Map<GptEncodingName, Promise<CountTokens>>();
  */
 export function gptTokenizer({ encoding = 'o200k_base' }: { encoding?: GptEncodingName } = {}): Tokenizer {
   if (!ENCODINGS.includes(encoding)) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'tokenizer',
       argument: 'encoding',
       message: `expected one of ${ENCODINGS.join(', ')}, got ${String(encoding)}`,
@@ -65,7 +65,7 @@ export function gptTokenizer({ encoding = 'o200k_base' }: { encoding?: GptEncodi
  */
 export function gptTokenizerForModel(modelId: string): Tokenizer {
   if (typeof modelId !== 'string' || modelId.trim() === '') {
-    throw new InvalidArgumentError({ component: 'tokenizer', argument: 'modelId', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component: 'tokenizer', argument: 'modelId', message: 'expected a non-empty string' });
   }
   const bareId = modelId.slice(modelId.lastIndexOf('/') + 1);
   const encoding = (modelToEncodingMap as Record<string, string | undefined>)[bareId];

@@ -43,20 +43,44 @@ export function groupIntoEvictionUnits(entries: readonly MemoryEntry[]): MemoryE
   return units;
 }
 
+export interface ToolPairingOptions {
+  /**
+   * Keep the open tool calls at the end of the history: calls of the last
+   * assistant messages, with no user message after them, still waiting for a
+   * client-side result or an approval. Default false: a history sent to a
+   * model as it is must not contain them.
+   */
+  readonly keepOpenToolCalls?: boolean;
+}
+
+/** A tool call at the end of a history that waits for its result or its approval. */
+export interface OpenToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** Set when the call waits for the user's approval (`needsApproval`). */
+  readonly approvalId?: string;
+}
+
 /**
- * Removes tool calls that have no result, tool results whose call is absent,
- * and the approval parts that go with them, then drops messages left empty.
- * Providers reject a history with either kind of orphan; this keeps a partial
- * (aborted) turn or a history cut by a window acceptable to the model.
+ * A history every provider accepts: each tool call is followed, in the tool
+ * messages right after its assistant message, by exactly one result (or, at
+ * the very end, by an approval response that `streamText` resolves). Tool
+ * calls without a result, repeated calls and results, results whose call is
+ * absent or not right before them, and the approval parts that go with them
+ * are removed; messages left empty are dropped. This also heals histories
+ * stored by older versions (a question and its tool call stored twice).
  */
-export function removeOrphanToolParts(messages: readonly ModelMessage[]): ModelMessage[] {
-  const repair = toolPairRepair(messages);
+export function removeOrphanToolParts(messages: readonly ModelMessage[], options: ToolPairingOptions = {}): ModelMessage[] {
+  const { repair } = analyzeToolPairing(messages, options);
   return messages.flatMap((message) => repair(message) ?? []);
 }
 
 /** `removeOrphanToolParts` for stored entries, keeping each message's metadata. */
-export function removeOrphanToolEntries(entries: readonly MemoryEntry[]): MemoryEntry[] {
-  const repair = toolPairRepair(entries.map((entry) => entry.message));
+export function removeOrphanToolEntries(entries: readonly MemoryEntry[], options: ToolPairingOptions = {}): MemoryEntry[] {
+  const { repair } = analyzeToolPairing(
+    entries.map((entry) => entry.message),
+    options,
+  );
   return entries.flatMap((entry) => {
     const message = repair(entry.message);
     if (message === undefined) return [];
@@ -64,33 +88,80 @@ export function removeOrphanToolEntries(entries: readonly MemoryEntry[]): Memory
   });
 }
 
-/** For one set of messages: a function returning a message without its orphan tool parts, or undefined if nothing is left. */
-function toolPairRepair(messages: readonly ModelMessage[]): (message: ModelMessage) => ModelMessage | undefined {
-  const parts = messages.flatMap(messageParts);
-  const idsOf = (type: string) => new Set(parts.filter((part) => part.type === type).map((part) => String(part.toolCallId)));
-  const results = idsOf('tool-result');
-  const paired = new Set([...idsOf('tool-call')].filter((id) => results.has(id)));
-  const keptApprovals = new Set(
-    parts
-      .filter((part) => part.type === 'tool-approval-request' && paired.has(String(part.toolCallId)))
-      .map((part) => String(part.approvalId)),
-  );
-  const keep = (part: MessagePart): boolean => {
+/** The tool calls at the end of `messages` that wait for a result or an approval, in call order. */
+export function openToolCalls(messages: readonly ModelMessage[]): OpenToolCall[] {
+  return analyzeToolPairing(messages, { keepOpenToolCalls: true }).open;
+}
+
+/**
+ * One pass over the history. A call is kept when a result with its id stands
+ * in the run of tool messages right after its assistant message (first such
+ * call of an id wins), or when it is open: unanswered in a run that reaches
+ * the end of the history.
+ */
+function analyzeToolPairing(messages: readonly ModelMessage[], { keepOpenToolCalls = false }: ToolPairingOptions) {
+  const keptCallParts = new Set<MessagePart>();
+  const keptResultParts = new Set<MessagePart>();
+  const keptApprovalIds = new Set<string>();
+  const keptApprovalResponses = new Set<MessagePart>();
+  const keptCallIds = new Set<string>();
+  const open: OpenToolCall[] = [];
+
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    let runEnd = index + 1;
+    while (runEnd < messages.length && messages[runEnd].role === 'tool') runEnd++;
+    const run = messages.slice(index + 1, runEnd).flatMap(messageParts);
+    const runReachesEnd = runEnd === messages.length;
+    const parts = message.content as readonly MessagePart[];
+
+    for (const call of parts) {
+      if (call.type !== 'tool-call' || call.providerExecuted === true) continue;
+      const id = String(call.toolCallId);
+      if (keptCallIds.has(id)) continue;
+      const approval = parts.find((part) => part.type === 'tool-approval-request' && String(part.toolCallId) === id);
+      const approvalId = approval === undefined ? undefined : String(approval.approvalId);
+      const result = run.find((part) => part.type === 'tool-result' && String(part.toolCallId) === id && !keptResultParts.has(part));
+      const approvalResponse =
+        approvalId === undefined
+          ? undefined
+          : run.find((part) => part.type === 'tool-approval-response' && String(part.approvalId) === approvalId);
+      // An answered approval at the very end is resolved by streamText itself (it runs or denies the call).
+      const resolvable = result !== undefined || (runReachesEnd && approvalResponse !== undefined);
+      const isOpen = !resolvable && runReachesEnd;
+      if (!resolvable && !(isOpen && keepOpenToolCalls)) continue;
+      keptCallIds.add(id);
+      keptCallParts.add(call);
+      if (result !== undefined) keptResultParts.add(result);
+      if (approvalId !== undefined) keptApprovalIds.add(approvalId);
+      if (approvalResponse !== undefined) keptApprovalResponses.add(approvalResponse);
+      if (isOpen) open.push({ toolCallId: id, toolName: String(call.toolName), ...(approvalId === undefined ? {} : { approvalId }) });
+    }
+  }
+
+  // Results inside assistant messages belong to provider-executed calls, which need no pairing.
+  const keep = (part: MessagePart, role: ModelMessage['role']): boolean => {
     switch (part.type) {
       case 'tool-call':
+        return part.providerExecuted === true || keptCallParts.has(part);
       case 'tool-result':
-        return paired.has(String(part.toolCallId));
+        return role === 'assistant' || keptResultParts.has(part);
       case 'tool-approval-request':
+        return keptApprovalIds.has(String(part.approvalId));
       case 'tool-approval-response':
-        return keptApprovals.has(String(part.approvalId));
+        return keptApprovalResponses.has(part);
       default:
         return true;
     }
   };
-  return (message) => {
+
+  const repair = (message: ModelMessage): ModelMessage | undefined => {
     if (typeof message.content === 'string') return message;
-    const content = (message.content as readonly MessagePart[]).filter(keep);
+    const content = (message.content as readonly MessagePart[]).filter((part) => keep(part, message.role));
     if (content.length === message.content.length) return message;
     return content.length === 0 ? undefined : ({ ...message, content } as ModelMessage);
   };
+  return { repair, open };
 }
+

@@ -13,24 +13,28 @@ import { modelError } from '../chain/model-error.ts';
 import { newInput } from '../client/normalize-messages.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
 import { createStepAggregator } from './step-aggregator.ts';
-import { lastUserIndex, turnKey } from './turn-key.ts';
-import { createTurnRegistry, deferredTurn, type PendingTurn } from './turn-registry.ts';
+import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
+import { stampedTurnId, stampToolCall } from './turn-stamp.ts';
 
 export interface AdvisorMiddlewareOptions {
   readonly advisors: readonly Advisor[];
   /**
-   * How long a turn that stopped on tool calls waits for its next step before
-   * it is ended as it is (so `after` hooks still run when `stopWhen` ends the
-   * loop on a tool-call step). Default 60 s.
+   * How long a turn whose step ended on tool calls is remembered for its next
+   * step, which then reuses the first step's advised prompt. A later step
+   * (or one after a restart) is handled as a new request: correct, but its
+   * advisors run again. Default 10 minutes.
    */
   readonly continuationTimeoutMs?: number;
-  /** Upper bound on turns waiting for their next step. Default 10,000. */
+  /** Upper bound on remembered turns. Default 10,000. */
   readonly maxPendingTurns?: number;
 }
+
+type GenerateResult = Awaited<ReturnType<LanguageModelV4['doGenerate']>>;
+type StreamResult = Awaited<ReturnType<LanguageModelV4['doStream']>>;
 
 /**
  * The advisors as an AI SDK language model middleware, for existing
@@ -40,22 +44,30 @@ export interface AdvisorMiddlewareOptions {
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: advisorMiddleware([memory, rag]) });
  * streamText({ model, prompt, providerOptions: { advisors: { conversationId: 'c-1' } } });
  *
- * The middleware sees model steps, not turns: the request side of the chain
- * (`before`, and `aroundStream`/`aroundCall` over the first step's stream)
- * runs on the first step of a turn, whose last message is the user's; later
- * steps of the same tool loop reuse its result. `after` hooks run once, on
- * the final step (finish reason other than `tool-calls`), with the whole turn.
- * Per-request values come from `providerOptions.advisors`.
+ * The middleware sees model steps, not `streamText` calls. The request side
+ * of the chain (`before`, and `aroundStream`/`aroundCall` over the step's
+ * stream) runs on the first step of a turn; a later step of the same tool
+ * loop is recognised by the turn id stamped into the previous step's tool
+ * calls and reuses the first step's advised prompt. The `after` hooks run
+ * when each step ends, on that step's part of the turn (its input: the user
+ * message, or the tool results it answers; its output), so a turn that ends
+ * on tool calls is stored with its open calls when its stream ends, and the
+ * step (or request) that answers them completes it. Per-request values come
+ * from `providerOptions.advisors`. A provider error is re-thrown as the
+ * provider's own error object, so the SDK's retries work unchanged.
  */
 export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewareOptions): LanguageModelMiddleware {
-  const { advisors, continuationTimeoutMs = 60_000, maxPendingTurns = 10_000 } = Array.isArray(options)
+  const { advisors, continuationTimeoutMs = 600_000, maxPendingTurns = 10_000 } = Array.isArray(options)
     ? { advisors: options as readonly Advisor[] }
     : (options as AdvisorMiddlewareOptions);
   if (!Number.isFinite(continuationTimeoutMs) || continuationTimeoutMs <= 0) {
-    throw new InvalidArgumentError({ component: 'advisor-middleware', argument: 'continuationTimeoutMs', message: 'expected a positive number' });
+    throw new AdvisorArgumentError({ component: 'advisor-middleware', argument: 'continuationTimeoutMs', message: 'expected a positive number' });
+  }
+  if (!Number.isSafeInteger(maxPendingTurns) || maxPendingTurns < 1) {
+    throw new AdvisorArgumentError({ component: 'advisor-middleware', argument: 'maxPendingTurns', message: 'expected a positive integer' });
   }
   const chain = createAdvisorChain(advisors);
-  const pending = createTurnRegistry({ maxPending: maxPendingTurns });
+  const pending = createTurnRegistry({ ttlMs: continuationTimeoutMs, maxPending: maxPendingTurns });
 
   const startTurn = (params: LanguageModelV4CallOptions, model: LanguageModelV4): AdvisedRequest => {
     const { instructions, messages } = fromModelPrompt(params.prompt);
@@ -83,135 +95,159 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       }),
     );
 
-  const keepPending = (key: string, turn: PendingTurn, stepMessages: readonly ResponseMessage[]) => {
-    if (turn.timer) clearTimeout(turn.timer);
-    turn.timer = setTimeout(() => {
-      pending.delete(key);
-      turn.deferred.resolve(toolCallTurnResponse(turn.advised, stepMessages));
-    }, continuationTimeoutMs);
-    turn.timer.unref?.();
-    pending.set(key, turn);
+  /** A later step of a pending turn: the first step's advised prompt, then what the tool loop added since. */
+  const continuation = (turn: PendingTurn, params: LanguageModelV4CallOptions) => {
+    const added = params.prompt.slice(turn.originalPromptLength);
+    const answers = fromModelPrompt(added.slice(added.findLastIndex((message) => message.role === 'assistant') + 1)).messages;
+    return {
+      stepParams: { ...params, prompt: [...turn.advisedPrompt, ...added] },
+      segment: { ...turn.advised, input: answers, abortSignal: params.abortSignal },
+    };
+  };
+
+  const keepIfToolCalls = (turn: PendingTurn, finishReason: string | undefined, outcome: TurnOutcome) => {
+    if (outcome === 'finished' && finishReason === 'tool-calls') pending.add(turn);
   };
 
   return {
     specificationVersion: 'v4',
 
     async wrapStream({ params, model }) {
-      if (isContinuation(params.prompt)) {
-        const key = turnKey(params.prompt, advisorValues(params));
-        const continued = pending.get(key);
-        if (continued) return continueStream({ key, turn: continued, params, model });
-      }
+      const continued = pending.take(stampedTurnId(params.prompt));
+      if (continued) return continueStream(continued, params, model);
 
-      const request = startTurn(params, model);
-      const turn = deferredTurn();
-      let modelResult: Omit<Awaited<ReturnType<LanguageModelV4['doStream']>>, 'stream'> = {};
-      let stepPrompt: LanguageModelV4Prompt = params.prompt;
-      const advisedStream = await chain.stream(request, async (advised) => {
-        stepPrompt = await advisedPrompt(advised, params, model);
-        const { stream, ...rest } = await model.doStream({ ...params, prompt: stepPrompt });
-        modelResult = rest;
-        const sources = advised.sources.map(documentSourcePart);
-        return {
-          stream: observeStep(stream, {
-            prefix: sources,
-            abortSignal: params.abortSignal,
-            onEnd: (step, outcome) => {
-              const messages = withStep([], step, outcome);
-              if (outcome === 'finished' && step.finishReason === 'tool-calls') {
-                const key = turnKey(params.prompt, advisorValues(params));
-                keepPending(key, { advised, deferred: turn, advisedPrompt: stepPrompt }, messages);
-              } else {
-                turn.resolve(stepResponse(advised, step, messages, outcome));
-              }
-            },
-          }),
-          response: turn.response,
-        };
-      });
-      turn.setCompleted(advisedStream.response);
-      return {
-        ...modelResult,
-        stream: toModelStream(advisedStream.stream, () => (turn.isPending() ? undefined : advisedStream.response)),
-      };
+      const turnId = crypto.randomUUID();
+      let modelResult: Omit<StreamResult, 'stream'> = {};
+      let modelFailure: { error: unknown } | undefined;
+      const advisedStream = await withModelFailure(
+        () => modelFailure,
+        chain.stream(startTurn(params, model), async (advised) => {
+          const stepPrompt = await advisedPrompt(advised, params, model);
+          const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+          let result: StreamResult;
+          try {
+            result = await model.doStream({ ...params, prompt: stepPrompt });
+          } catch (error) {
+            modelFailure = { error };
+            throw error;
+          }
+          const { stream, ...rest } = result;
+          modelResult = rest;
+          const segment = Promise.withResolvers<AdvisedResponse>();
+          return {
+            stream: observeStep(stream, {
+              prefix: advised.sources.map(documentSourcePart),
+              turnId,
+              abortSignal: params.abortSignal,
+              onEnd: (step, outcome) => {
+                keepIfToolCalls(turn, step.finishReason, outcome);
+                segment.resolve(stepResponse(advised, step, outcome));
+              },
+            }),
+            response: segment.promise,
+          };
+        }),
+      );
+      if (modelFailure !== undefined) {
+        await advisedStream.response;
+        throw modelFailure.error;
+      }
+      return { ...modelResult, stream: toModelStream(advisedStream.stream, advisedStream.response) };
     },
 
     async wrapGenerate({ params, model }) {
-      const key = isContinuation(params.prompt) ? turnKey(params.prompt, advisorValues(params)) : undefined;
-      const continued = key === undefined ? undefined : pending.get(key);
-      if (key !== undefined && continued) {
-        const laterMessages = params.prompt.slice(lastUserIndex(params.prompt) + 1);
-        const priorMessages = fromModelPrompt(laterMessages).messages as ResponseMessage[];
-        const result = await callStep(model, { ...params, prompt: [...continued.advisedPrompt, ...laterMessages] }, continued.advised);
-        if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
-          keepPending(key, continued, [...priorMessages, ...result.messages]);
-          return result.raw!;
+      const continued = pending.take(stampedTurnId(params.prompt));
+      if (continued) {
+        const { stepParams, segment } = continuation(continued, params);
+        const step = await generateStep(model, stepParams, segment, continued.turnId);
+        if (step.failure !== undefined) {
+          pending.add(continued);
+          await chain.complete(step.response);
+          throw step.failure.error;
         }
-        pending.delete(key);
-        continued.deferred.resolve({ ...result.response, messages: [...priorMessages, ...result.messages] });
-        const completed = await continued.deferred.completed;
-        if (completed.outcome === 'error' && result.outcome === 'finished') throw completed.error;
-        if (result.outcome !== 'finished') throw result.response.error;
-        return result.raw!;
+        keepIfToolCalls(continued, step.response.finishReason, 'finished');
+        const completed = await chain.complete(step.response);
+        if (completed.outcome !== 'finished') throw completed.error;
+        return step.raw;
       }
 
-      const request = startTurn(params, model);
-      let raw: Awaited<ReturnType<LanguageModelV4['doGenerate']>> | undefined;
-      const turn = deferredTurn();
-      const firstStep = Promise.withResolvers<'pending' | 'final'>();
-      const responsePromise = chain.call(request, async (advised) => {
-        const advisedModelPrompt = await advisedPrompt(advised, params, model);
-        const result = await callStep(model, { ...params, prompt: advisedModelPrompt }, advised);
-        raw = result.raw;
-        if (result.outcome === 'finished' && result.finishReason === 'tool-calls') {
-          const turnId = turnKey(params.prompt, advisorValues(params));
-          keepPending(turnId, { advised, deferred: turn, advisedPrompt: advisedModelPrompt }, result.messages);
-          firstStep.resolve('pending');
-          return turn.response;
+      const turnId = crypto.randomUUID();
+      let raw: GenerateResult | undefined;
+      let modelFailure: { error: unknown } | undefined;
+      const response = await chain.call(startTurn(params, model), async (advised) => {
+        const stepPrompt = await advisedPrompt(advised, params, model);
+        const step = await generateStep(model, { ...params, prompt: stepPrompt }, advised, turnId);
+        if (step.failure !== undefined) {
+          modelFailure = step.failure;
+          return step.response;
         }
-        firstStep.resolve('final');
-        return result.response;
+        raw = step.raw;
+        const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+        keepIfToolCalls(turn, step.response.finishReason, 'finished');
+        return step.response;
       });
-      turn.setCompleted(responsePromise);
-      // A tool-call step returns at once; the turn's `after` hooks wait for its final step.
-      const first = await Promise.race([firstStep.promise, responsePromise.then(() => 'final' as const)]);
-      if (first === 'pending' && raw !== undefined) return raw;
-      const response = await responsePromise;
+      if (modelFailure !== undefined) throw modelFailure.error;
       if (response.outcome !== 'finished') throw response.error;
       return raw ?? generateResultOf(response);
     },
   };
 
-  async function continueStream({
-    key,
-    turn,
-    params,
-    model,
-  }: {
-    key: string;
-    turn: PendingTurn;
-    params: LanguageModelV4CallOptions;
-    model: LanguageModelV4;
-  }) {
-    const laterMessages = params.prompt.slice(lastUserIndex(params.prompt) + 1);
-    const priorMessages = fromModelPrompt(laterMessages).messages as ResponseMessage[];
-    const { stream, ...rest } = await model.doStream({ ...params, prompt: [...turn.advisedPrompt, ...laterMessages] });
-    let ended = false;
+  async function continueStream(turn: PendingTurn, params: LanguageModelV4CallOptions, model: LanguageModelV4) {
+    const { stepParams, segment } = continuation(turn, params);
+    let result: StreamResult;
+    try {
+      result = await model.doStream(stepParams);
+    } catch (error) {
+      // The SDK may retry this step: it must still find its turn.
+      pending.add(turn);
+      await chain.complete(failedResponse(segment, modelError(error, 'stream'), params.abortSignal?.aborted ? 'aborted' : 'error'));
+      throw error;
+    }
+    const { stream, ...rest } = result;
+    const completed = Promise.withResolvers<AdvisedResponse>();
     const observed = observeStep(stream, {
       prefix: [],
+      turnId: turn.turnId,
       abortSignal: params.abortSignal,
       onEnd: (step, outcome) => {
-        const messages = withStep(priorMessages, step, outcome);
-        if (outcome === 'finished' && step.finishReason === 'tool-calls') {
-          keepPending(key, turn, messages);
-          return;
-        }
-        ended = true;
-        pending.delete(key);
-        turn.deferred.resolve(stepResponse(turn.advised, step, messages, outcome));
+        keepIfToolCalls(turn, step.finishReason, outcome);
+        completed.resolve(chain.complete(stepResponse(segment, step, outcome)));
       },
     });
-    return { ...rest, stream: toModelStream(observed, () => (ended ? turn.deferred.completed : undefined)) };
+    return { ...rest, stream: toModelStream(observed, completed.promise) };
+  }
+
+  async function generateStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest, turnId: string) {
+    const step = createStepAggregator();
+    let raw: GenerateResult;
+    try {
+      raw = await model.doGenerate(params);
+    } catch (error) {
+      const outcome = params.abortSignal?.aborted ? 'aborted' : 'error';
+      return { failure: { error }, response: failedResponse(advised, modelError(error, 'generate'), outcome), raw: undefined };
+    }
+    const content = raw.content.map((part) => (part.type === 'tool-call' ? stampToolCall(part, turnId) : part));
+    for (const part of content) step.addContent(part);
+    step.observe({ type: 'finish', finishReason: raw.finishReason, usage: raw.usage });
+    return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };
+  }
+}
+
+/**
+ * The chain's stream, or — when the model call itself failed before
+ * streaming — a stand-in whose response still runs the `after` hooks, so the
+ * caller can re-throw the provider's own error once they have run.
+ */
+async function withModelFailure(
+  failure: () => { error: unknown } | undefined,
+  advisedStream: Promise<{ stream: ReadableStream<TextStreamPart<ToolSet>>; response: Promise<AdvisedResponse> }>,
+) {
+  try {
+    return await advisedStream;
+  } catch (error) {
+    // No advisor stood between the chain and the model: nothing is left to run.
+    if (failure() !== undefined) return { stream: new ReadableStream<TextStreamPart<ToolSet>>(), response: Promise.resolve(undefined) };
+    throw error;
   }
 }
 
@@ -221,10 +257,12 @@ function observeStep(
   stream: ReadableStream<LanguageModelV4StreamPart>,
   {
     prefix,
+    turnId,
     abortSignal,
     onEnd,
   }: {
     prefix: readonly TextStreamPart<ToolSet>[];
+    turnId: string;
     abortSignal: AbortSignal | undefined;
     onEnd: (step: StepAggregator, outcome: TurnOutcome) => void;
   },
@@ -255,7 +293,7 @@ function observeStep(
         end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
         return;
       }
-      const part = next.value;
+      const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
       step.observe(part);
       controller.enqueue(toTextStreamPart(part));
       if (!prefixSent && part.type === 'stream-start') {
@@ -271,12 +309,12 @@ function observeStep(
 }
 
 /**
- * Back to model parts. The final step's `finish` part waits for the turn's
- * `after` hooks, so that when the caller's stream ends, memory is written.
+ * Back to model parts. The step's `finish` part waits for the step's `after`
+ * hooks, so that when the caller's stream ends, memory is written.
  */
 function toModelStream(
   stream: ReadableStream<TextStreamPart<ToolSet>>,
-  completion: () => Promise<AdvisedResponse> | undefined,
+  completion: Promise<AdvisedResponse | undefined>,
 ): ReadableStream<LanguageModelV4StreamPart> {
   let heldFinish: LanguageModelV4StreamPart | undefined;
   return stream.pipeThrough(
@@ -288,7 +326,7 @@ function toModelStream(
         else controller.enqueue(modelPart);
       },
       async flush(controller) {
-        const done = await completion();
+        const done = await completion;
         if (done?.outcome === 'error' && heldFinish !== undefined) controller.enqueue({ type: 'error', error: done.error });
         if (heldFinish !== undefined) controller.enqueue(heldFinish);
       },
@@ -296,51 +334,26 @@ function toModelStream(
   );
 }
 
-async function callStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest) {
-  const step = createStepAggregator();
-  try {
-    const raw = await model.doGenerate(params);
-    for (const content of raw.content) step.addContent(content);
-    step.observe({ type: 'finish', finishReason: raw.finishReason, usage: raw.usage });
-    const messages = withStep([], step, 'finished');
-    return {
-      outcome: 'finished' as const,
-      raw,
-      finishReason: step.finishReason,
-      messages,
-      response: stepResponse(advised, step, messages, 'finished'),
-    };
-  } catch (error) {
-    const outcome = params.abortSignal?.aborted ? 'aborted' : 'error';
-    const response = failedResponse(advised, modelError(error, 'generate'), outcome);
-    return { outcome, raw: undefined, finishReason: 'error' as const, messages: [] as ResponseMessage[], response };
-  }
-}
-
-function withStep(prior: readonly ResponseMessage[], step: StepAggregator, outcome: TurnOutcome): ResponseMessage[] {
+/** The part of the turn one step produced: its assistant message (tool calls only when the step completed). */
+function stepResponse(advised: AdvisedRequest, step: StepAggregator, outcome: TurnOutcome): AdvisedResponse {
   const message = step.message({ includeToolCalls: outcome === 'finished' });
-  return message ? [...prior, message] : [...prior];
-}
-
-function stepResponse(
-  advised: AdvisedRequest,
-  step: StepAggregator,
-  messages: readonly ResponseMessage[],
-  outcome: TurnOutcome,
-): AdvisedResponse {
+  const messages: ResponseMessage[] = message ? [message] : [];
   if (outcome !== 'finished') {
     return { ...failedResponse(advised, outcome === 'error' ? modelError(step.error, 'stream') : undefined, outcome), text: step.text, messages };
   }
-  return { ...toolCallTurnResponse(advised, messages), text: step.text, usage: step.usage, finishReason: step.finishReason ?? 'other' };
-}
-
-/** A finished turn whose last step ended on tool calls (no later step came). */
-function toolCallTurnResponse(advised: AdvisedRequest, messages: readonly ResponseMessage[]): AdvisedResponse {
-  return { ...failedResponse(advised, undefined, 'error'), outcome: 'finished', error: undefined, finishReason: 'tool-calls', messages };
+  return {
+    ...failedResponse(advised, undefined, 'error'),
+    outcome: 'finished',
+    error: undefined,
+    text: step.text,
+    messages,
+    usage: step.usage,
+    finishReason: step.finishReason ?? 'other',
+  };
 }
 
 /** The model-level result of a turn an advisor answered without the model. */
-function generateResultOf(response: AdvisedResponse): Awaited<ReturnType<LanguageModelV4['doGenerate']>> {
+function generateResultOf(response: AdvisedResponse): GenerateResult {
   return {
     content: response.text === '' ? [] : [{ type: 'text', text: response.text }],
     finishReason: { unified: 'stop', raw: undefined },
@@ -359,13 +372,10 @@ function unchangedPrompt(advised: AdvisedRequest, prompt: LanguageModelV4Prompt)
   return advised.messages.every((message, index) => message === original.messages[index]) ? prompt : undefined;
 }
 
-function isContinuation(prompt: LanguageModelV4Prompt): boolean {
-  return prompt.at(-1)?.role === 'tool';
-}
-
 function advisorValues(params: LanguageModelV4CallOptions): Readonly<Record<string, unknown>> | undefined {
   return checkContextValues(params.providerOptions?.advisors, {
     component: 'advisor-middleware',
     argument: 'providerOptions.advisors',
   });
 }
+

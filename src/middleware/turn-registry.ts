@@ -1,60 +1,48 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import type { AdvisedRequest, AdvisedResponse } from '../chain/advisor.ts';
+import type { AdvisedRequest } from '../chain/advisor.ts';
 
 /**
- * State of a turn that spans several model steps (a tool loop), from its
- * first step, which ran the advisors' request side, to its final step, whose
- * aggregated response feeds the `after` hooks.
+ * A turn whose last step ended on tool calls: what its next step needs to
+ * reuse the first step's advised prompt instead of running the advisors again.
  */
 export interface PendingTurn {
+  readonly turnId: string;
   readonly advised: AdvisedRequest;
-  /** The first step's advised prompt up to the user message; later steps append their tool messages. */
+  /** The first step's prompt as the advisors made it; later steps append their messages to it. */
   readonly advisedPrompt: LanguageModelV4Prompt;
-  /** Resolved with the turn's response, which the chain's `after` hooks wait for; `completed` is after them. */
-  readonly deferred: DeferredTurn;
-  /** Ends a turn that never reaches a final step (e.g. `stopWhen` stopped it on tool calls). */
-  timer?: ReturnType<typeof setTimeout>;
+  /** How many messages of the caller's prompt the first step had; the next steps' extra messages follow them. */
+  readonly originalPromptLength: number;
 }
 
-/** Pending multi-step turns by turn key; entries are removed when a turn ends. */
-export function createTurnRegistry({ maxPending }: { maxPending: number }) {
-  const turns = new Map<string, PendingTurn>();
-  return {
-    get: (key: string) => turns.get(key),
-    set(key: string, turn: PendingTurn) {
-      if (turns.size >= maxPending) {
-        const oldest = turns.keys().next().value;
-        if (oldest !== undefined) turns.delete(oldest);
-      }
-      turns.set(key, turn);
-    },
-    delete(key: string) {
-      const turn = turns.get(key);
-      if (turn?.timer) clearTimeout(turn.timer);
-      turns.delete(key);
-    },
+/**
+ * Pending turns by turn id. An entry is only a shortcut for the next step
+ * (every step's turn is stored when its stream ends), so entries expire after
+ * `ttlMs` and the oldest go first past `maxPending`; a step that finds no
+ * entry is handled as a new request.
+ */
+export function createTurnRegistry({ ttlMs, maxPending }: { ttlMs: number; maxPending: number }) {
+  const turns = new Map<string, { turn: PendingTurn; timer: ReturnType<typeof setTimeout> }>();
+  const remove = (turnId: string) => {
+    const entry = turns.get(turnId);
+    if (entry === undefined) return;
+    clearTimeout(entry.timer);
+    turns.delete(turnId);
   };
-}
-
-/** A turn's response, resolved by whichever step ends the turn. */
-export type DeferredTurn = ReturnType<typeof deferredTurn>;
-
-export function deferredTurn() {
-  const { promise: response, resolve } = Promise.withResolvers<AdvisedResponse>();
-  let completed: Promise<AdvisedResponse> = response;
-  let resolved = false;
   return {
-    response,
-    resolve(value: AdvisedResponse) {
-      resolved = true;
-      resolve(value);
+    /** Removes and returns the pending turn, so that only one next step continues it. */
+    take(turnId: string | undefined): PendingTurn | undefined {
+      if (turnId === undefined) return undefined;
+      const turn = turns.get(turnId)?.turn;
+      remove(turnId);
+      return turn;
     },
-    isPending: () => !resolved,
-    get completed() {
-      return completed;
-    },
-    setCompleted(promise: Promise<AdvisedResponse>) {
-      completed = promise;
+    add(turn: PendingTurn) {
+      remove(turn.turnId);
+      if (turns.size >= maxPending) remove(turns.keys().next().value!);
+      const timer = setTimeout(() => turns.delete(turn.turnId), ttlMs);
+      // Only a cache: it must not keep the process alive.
+      timer.unref?.();
+      turns.set(turn.turnId, { turn, timer });
     },
   };
 }

@@ -1,7 +1,7 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 export interface ChatMemoryTableOptions {
-  /** Table of conversation entries; `<table>_system` and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`. */
+  /** Table of conversation entries; `<table>_system`, `<table>_appends` and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`. */
   readonly tableName?: string;
   /** Schema of the tables. Default `public`. */
   readonly schemaName?: string;
@@ -11,6 +11,8 @@ export interface ChatMemoryTableOptions {
 export interface ChatMemoryTables {
   readonly entries: string;
   readonly system: string;
+  /** Append keys and attempt ids already claimed, per conversation. */
+  readonly appends: string;
   readonly turnSequence: string;
   /** Key for the advisory lock that serializes concurrent migrations. */
   readonly lockKey: string;
@@ -24,7 +26,7 @@ export function chatMemoryTables(
 ): ChatMemoryTables {
   for (const [argument, value] of Object.entries({ tableName, schemaName })) {
     if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component,
         argument,
         message: `expected a letter or underscore followed by up to 48 letters, digits or underscores, got ${String(value)}`,
@@ -35,6 +37,7 @@ export function chatMemoryTables(
   return {
     entries: qualified(tableName),
     system: qualified(`${tableName}_system`),
+    appends: qualified(`${tableName}_appends`),
     turnSequence: qualified(`${tableName}_turn_seq`),
     lockKey: `ai-advisors:chat-memory:${schemaName}.${tableName}`,
   };
@@ -47,6 +50,9 @@ export function chatMemoryTables(
  * Each turn takes one value of the turn sequence and its entries are numbered
  * by position, so concurrent turns on one conversation never interleave or
  * collide, and the primary key serves "latest N entries of a conversation".
+ * `<table>_appends` holds the claimed append keys (`key:<key>`) and attempt
+ * ids (`attempt:<id>`) that make appends idempotent; a deployment created by an
+ * earlier version gets it by running the migration again.
  *
  * @example
  * await pool.query(chatMemoryMigration({ tableName: 'chat_memory' }));
@@ -68,5 +74,10 @@ CREATE TABLE IF NOT EXISTS ${tables.system} (
   message json NOT NULL,
   metadata json NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS ${tables.appends} (
+  conversation_id text NOT NULL,
+  append_key text NOT NULL,
+  PRIMARY KEY (conversation_id, append_key)
 );`;
 }

@@ -1,8 +1,9 @@
 import pg from 'pg';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import type { ChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
 import { decodeValue, encodeValue } from '../memory/memory-entry-codec.ts';
+import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 import { chatMemoryMigration, chatMemoryTables, type ChatMemoryTableOptions } from './chat-memory-schema.ts';
@@ -22,10 +23,23 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
 type EntryRow = { kind: 'system' | 'entry'; message: unknown; metadata: unknown };
 
 /**
- * Chat memory in PostgreSQL. A turn is one multi-row `INSERT` (with the
- * system message upsert in the same statement): atomic, and O(1) in the
- * history length. Reads use the primary key to take the latest N entries.
- * Conversation ids only ever travel as query parameters.
+ * Chat memory in PostgreSQL. A turn is one statement: it claims the append's
+ * attempt id and then its key in `<table>_appends` (`ON CONFLICT DO NOTHING`),
+ * and only when both claims succeed inserts the entries (one multi-row
+ * `INSERT`) and upserts the system message. Atomic, O(1) in the history
+ * length, and idempotent: a claim that collides with a concurrent, uncommitted
+ * one waits for its transaction, so of concurrent appends of one key exactly
+ * one is stored. An attempt id already claimed means the attempt was settled
+ * (or already ran): `cancelled`, or `duplicate` when its key is stored.
+ *
+ * `settleAppend` claims the attempt id itself, so an append still blocked on
+ * the server (behind a `LOCK TABLE`, say) finds it taken and writes nothing. A
+ * query that timed out on the client is not cancelled on the server (a
+ * server-side `statement_timeout` per query would cost a round trip):
+ * settling is what makes its outcome final.
+ *
+ * Reads use the primary key to take the latest N entries. Conversation ids
+ * only ever travel as query parameters.
  *
  * @example
  * import { postgresChatMemoryStore } from 'ai-advisors/postgres';
@@ -33,16 +47,16 @@ type EntryRow = { kind: 'system' | 'entry'; message: unknown; metadata: unknown 
  */
 export function postgresChatMemoryStore(
   options: PostgresChatMemoryStoreOptions = {},
-): ChatMemoryStore & { migrate(): Promise<void>; close(): Promise<void> } {
+): SettlingChatMemoryStore & { migrate(): Promise<void>; close(): Promise<void> } {
   const component = 'postgres-chat-memory-store';
   const tables = chatMemoryTables(options, component);
   const { createTables = true } = options;
   if (typeof createTables !== 'boolean') {
-    throw new InvalidArgumentError({ component, argument: 'createTables', message: 'expected a boolean' });
+    throw new AdvisorArgumentError({ component, argument: 'createTables', message: 'expected a boolean' });
   }
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (options.pool === undefined && (typeof connectionString !== 'string' || connectionString === '')) {
-    throw new InvalidArgumentError({ component, argument: 'connectionString', message: 'give a pool, a connectionString, or set DATABASE_URL' });
+    throw new AdvisorArgumentError({ component, argument: 'connectionString', message: 'give a pool, a connectionString, or set DATABASE_URL' });
   }
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
@@ -75,32 +89,68 @@ export function postgresChatMemoryStore(
   return {
     name: 'postgres',
 
-    async appendTurn(conversationId, turn, callOptions) {
+    async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       validateConversationId(conversationId, component);
+      const { key, attemptId } = validateAppendAttempt(turn, component);
       const messages = turn.entries.map((entry) => JSON.stringify(encodeValue(entry.message)));
       const metadata = turn.entries.map((entry) => JSON.stringify(encodeValue(entry.metadata)));
       const system = turn.system;
-      if (messages.length === 0 && system === undefined) return;
       await ready(callOptions?.abortSignal);
-      await pool.query(
-        `WITH turn AS (SELECT nextval('${tables.turnSequence}') AS seq),
+      const { rows } = await pool.query<{ outcome: AppendOutcome }>(
+        `WITH attempt AS (
+  INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $6::text)
+  ON CONFLICT DO NOTHING RETURNING 1
+),
+claim AS (
+  INSERT INTO ${tables.appends} (conversation_id, append_key) SELECT $1, 'key:' || $7::text FROM attempt
+  ON CONFLICT DO NOTHING RETURNING 1
+),
+turn AS (SELECT nextval('${tables.turnSequence}') AS seq FROM claim),
 system AS (
   INSERT INTO ${tables.system} (conversation_id, message, metadata)
-  SELECT $1, $4::text::json, $5::text::json WHERE $4::text IS NOT NULL
+  SELECT $1, $4::text::json, $5::text::json FROM claim WHERE $4::text IS NOT NULL
   ON CONFLICT (conversation_id) DO UPDATE
     SET message = excluded.message, metadata = excluded.metadata, updated_at = now()
+),
+entries AS (
+  INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
+  SELECT $1, turn.seq, entry.position, entry.message::json, entry.metadata::json
+  FROM turn, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
 )
-INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
-SELECT $1, turn.seq, entry.position, entry.message::json, entry.metadata::json
-FROM turn, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)`,
+SELECT CASE
+  WHEN EXISTS (SELECT 1 FROM claim) THEN 'stored'
+  WHEN EXISTS (SELECT 1 FROM attempt)
+    OR EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $7::text) THEN 'duplicate'
+  ELSE 'cancelled'
+END AS outcome`,
         [
           conversationId,
           messages,
           metadata,
           system === undefined ? null : JSON.stringify(encodeValue(system.message)),
           system === undefined ? null : JSON.stringify(encodeValue(system.metadata)),
+          attemptId,
+          key,
         ],
       );
+      return rows[0].outcome;
+    },
+
+    async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
+      validateConversationId(conversationId, component);
+      const { key, attemptId } = validateAppendAttempt(attempt, component);
+      await ready(callOptions?.abortSignal);
+      // Waits for an append of this attempt that is still uncommitted; if the row is new, that append never ran and now never will.
+      await pool.query(
+        `INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $2::text) ON CONFLICT DO NOTHING`,
+        [conversationId, attemptId],
+      );
+      // A second statement, so its snapshot includes whatever the first one waited for.
+      const { rows } = await pool.query<{ stored: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $2::text) AS stored`,
+        [conversationId, key],
+      );
+      return rows[0].stored ? 'stored' : 'absent';
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {
@@ -124,7 +174,8 @@ UNION ALL
       validateConversationId(conversationId, component);
       await ready(callOptions?.abortSignal);
       await pool.query(
-        `WITH system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1)
+        `WITH system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1),
+appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1)
 DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
         [conversationId],
       );

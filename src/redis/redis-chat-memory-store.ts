@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import type { ChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
 import { deserializeMemoryEntry, serializeMemoryEntry } from '../memory/memory-entry-codec.ts';
+import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 
@@ -19,17 +21,54 @@ export interface RedisChatMemoryStoreOptions {
   readonly ttlSeconds?: number;
 }
 
+/** How long a settled attempt stays cancelled: far longer than any append can wait in a client queue or a stalled server. */
+const CANCELLED_ATTEMPT_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+// KEYS: messages, system, appends, tombstone. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, entries...
+// Checks come before the first write, so a failing command leaves nothing half written.
+const APPEND_SCRIPT = script(`
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'duplicate' end
+if redis.call('EXISTS', KEYS[4]) == 1 then return 'cancelled' end
+for first = 6, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+end
+if ARGV[4] == '1' then redis.call('SET', KEYS[2], ARGV[5]) end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+local ttl = tonumber(ARGV[3])
+if ttl > 0 then
+  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3] }) do redis.call('EXPIRE', key, ttl) end
+end
+return 'stored'
+`);
+
+// KEYS: appends, tombstone. ARGV: key, attempt id, tombstone ttl.
+const SETTLE_SCRIPT = script(`
+local storedBy = redis.call('HGET', KEYS[1], ARGV[1])
+if storedBy ~= ARGV[2] then redis.call('SET', KEYS[2], '1', 'EX', ARGV[3]) end
+if storedBy then return 'stored' end
+return 'absent'
+`);
+
 /**
  * Chat memory in Redis: one list per conversation (`RPUSH` of serialized
- * entries, O(1) per message) and one string for its system message, written
- * together in a `MULTI` transaction so a turn is all or nothing. Reads take the
- * list tail with `LRANGE` and the system message in one transaction.
+ * entries, O(1) per message), one string for its system message and one hash
+ * of the append keys already stored (key → attempt id). A turn is one Lua
+ * script, so it is all or nothing and its key is checked in the same atomic
+ * step: an append whose key is in the hash is a `duplicate`, else one whose
+ * attempt was settled is `cancelled`. Reads take the list tail with `LRANGE` and the
+ * system message in one transaction.
  *
- * Keys are `<prefix>:{<id>}:messages` and `<prefix>:{<id>}:system`, with the
- * id percent-encoded (everything but letters, digits and `-_.~`), so ids
- * containing `:`, `*`, `?`, `[` or `%` never reach another conversation's
- * keys, and both keys of a conversation hash to the same cluster slot. The
- * store never lists keys by pattern.
+ * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
+ * that expires after 7 days: an append
+ * still queued in node-redis's offline queue or in a stalled server finds it
+ * and writes nothing.
+ *
+ * Keys are `<prefix>:{<id>}:messages`, `<prefix>:{<id>}:system` and
+ * `<prefix>:{<id>}:appends`, with the id percent-encoded (everything but
+ * letters, digits and `-_.~`), so ids containing `:`, `*`, `?`, `[` or `%`
+ * never reach another conversation's keys, and all keys of a conversation
+ * hash to the same cluster slot. `ttlSeconds` applies to all three. The store
+ * never lists keys by pattern.
  *
  * @example
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
@@ -37,18 +76,18 @@ export interface RedisChatMemoryStoreOptions {
  */
 export function redisChatMemoryStore(
   options: RedisChatMemoryStoreOptions = {},
-): ChatMemoryStore & { close(): Promise<void> } {
+): SettlingChatMemoryStore & { close(): Promise<void> } {
   const component = 'redis-chat-memory-store';
   const { keyPrefix = 'ai-advisors:chat-memory', ttlSeconds } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}]/.test(keyPrefix)) {
-    throw new InvalidArgumentError({ component, argument: 'keyPrefix', message: 'expected a non-empty string without braces' });
+    throw new AdvisorArgumentError({ component, argument: 'keyPrefix', message: 'expected a non-empty string without braces' });
   }
   if (ttlSeconds !== undefined && (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1)) {
-    throw new InvalidArgumentError({ component, argument: 'ttlSeconds', message: `expected a positive integer, got ${String(ttlSeconds)}` });
+    throw new AdvisorArgumentError({ component, argument: 'ttlSeconds', message: `expected a positive integer, got ${String(ttlSeconds)}` });
   }
   const url = options.url ?? process.env.REDIS_URL;
   if (options.client === undefined && (typeof url !== 'string' || url === '')) {
-    throw new InvalidArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
+    throw new AdvisorArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
   }
   const ownsClient = options.client === undefined;
   const client: AnyRedisClient = options.client ?? (createClient({ url }) as AnyRedisClient);
@@ -68,26 +107,44 @@ export function redisChatMemoryStore(
 
   function keys(conversationId: string) {
     const base = `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
-    return { messages: `${base}:messages`, system: `${base}:system` };
+    return {
+      messages: `${base}:messages`,
+      system: `${base}:system`,
+      appends: `${base}:appends`,
+      cancelled: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
+    };
   }
 
   return {
     name: 'redis',
 
-    async appendTurn(conversationId, turn, callOptions) {
+    async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       const key = keys(conversationId);
+      validateAppendAttempt(turn, component);
       const entries = turn.entries.map(serializeMemoryEntry);
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      const transaction = redis.multi();
-      if (entries.length > 0) transaction.rPush(key.messages, entries);
-      if (system !== undefined) transaction.set(key.system, system);
-      if (ttlSeconds !== undefined) {
-        transaction.expire(key.messages, ttlSeconds);
-        transaction.expire(key.system, ttlSeconds);
-      }
-      await transaction.exec();
+      return (await runScript(redis, APPEND_SCRIPT, [key.messages, key.system, key.appends, key.cancelled(turn.attemptId)], [
+        turn.key,
+        turn.attemptId,
+        String(ttlSeconds ?? 0),
+        system === undefined ? '0' : '1',
+        system ?? '',
+        ...entries,
+      ])) as AppendOutcome;
+    },
+
+    async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
+      const key = keys(conversationId);
+      validateAppendAttempt(attempt, component);
+      const redis = await ready();
+      callOptions?.abortSignal?.throwIfAborted();
+      return (await runScript(redis, SETTLE_SCRIPT, [key.appends, key.cancelled(attempt.attemptId)], [
+        attempt.key,
+        attempt.attemptId,
+        String(CANCELLED_ATTEMPT_TTL_SECONDS),
+      ])) as SettledAppend;
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {
@@ -111,7 +168,8 @@ export function redisChatMemoryStore(
       const key = keys(conversationId);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      await redis.del([key.messages, key.system]);
+      // Tombstones are left to expire: they are not listed anywhere, and the store never scans for keys.
+      await redis.del([key.messages, key.system, key.appends]);
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */
@@ -119,6 +177,25 @@ export function redisChatMemoryStore(
       if (ownsClient && client.isOpen) await client.close();
     },
   };
+}
+
+interface LuaScript {
+  readonly source: string;
+  readonly sha1: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+}
+
+/** Runs a script by its digest, sending its source once if the server does not have it (any client, including ones passed in). */
+async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, keys: string[], args: string[]): Promise<string> {
+  try {
+    return String(await redis.evalSha(sha1, { keys, arguments: args }));
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+    return String(await redis.eval(source, { keys, arguments: args }));
+  }
 }
 
 function toHistory(system: string | null, entries: readonly string[]): StoredHistory {

@@ -1,12 +1,16 @@
+import type { ModelMessage } from 'ai';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/memory/index.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
+import { MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import { createChatMemory, type ChatMemory } from '../../src/memory/chat-memory.ts';
 import type { ChatMemoryStore } from '../../src/memory/chat-memory-store.ts';
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore } from '../../src/redis/index.ts';
+import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { textParts } from '../helpers/mock-models.ts';
 import { failOnUnhandledRejections, storedTurns } from './fault-harness.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
@@ -20,20 +24,45 @@ failOnUnhandledRejections();
 
 type ClosableStore = ChatMemoryStore & { close(): Promise<void> };
 
-const backends: { name: string; url: string | undefined; storeThrough: (proxy: FaultProxy, url: URL) => ClosableStore }[] = [
+const FAULT_TABLE = 'ai_advisors_fault_suite';
+let directPool: pg.Pool | undefined;
+afterAll(async () => directPool?.end());
+
+/** Resolves once no statement on the fault suite's tables is still running on the PostgreSQL server (a late append included). */
+async function postgresLateWritesDone(): Promise<void> {
+  directPool ??= new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const running = async () =>
+    (
+      await directPool!.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE $1`,
+        [`%${FAULT_TABLE}%`],
+      )
+    ).rows[0].n;
+  await expect.poll(running, { timeout: 10_000 }).toBe(0);
+}
+
+const backends: {
+  name: string;
+  url: string | undefined;
+  storeThrough: (proxy: FaultProxy, url: URL) => ClosableStore;
+  /** Resolves once an append the server still held has run (Redis runs a connection's commands in order, so a later reply proves it). */
+  lateWritesDone: () => Promise<void>;
+}[] = [
   {
     name: 'Redis',
     url: redisUrl,
     storeThrough: (proxy, url) =>
       redisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}`, keyPrefix: `ai-advisors-faults:${crypto.randomUUID()}` }),
+    lateWritesDone: async () => undefined,
   },
   {
     name: 'PostgreSQL',
     url: databaseUrl,
     storeThrough: (proxy, url) => {
       url.host = `${proxy.host}:${proxy.port}`;
-      return postgresChatMemoryStore({ connectionString: url.toString(), tableName: 'ai_advisors_fault_suite' });
+      return postgresChatMemoryStore({ connectionString: url.toString(), tableName: FAULT_TABLE });
     },
+    lateWritesDone: postgresLateWritesDone,
   },
 ];
 
@@ -129,11 +158,11 @@ for (const backend of backends) {
         .catch((error: unknown) => error);
 
       expect(failure).toMatchObject({ component: 'memory-store' });
-      expect(['ComponentError', 'TimeoutError']).toContain((failure as Error).name);
+      expect(['ComponentError', 'AdvisorTimeoutError']).toContain((failure as Error).name);
       expect(modelCalls).toBe(calls);
     });
 
-    it('a store slower than the timeout fails the turn with a memory-store TimeoutError; a late write lands whole or not at all', async () => {
+    it('a store slower than the timeout fails the turn with an unknown-outcome AdvisorTimeoutError; the next read settles it, whole or not at all, for good', async () => {
       const { conversationId, before } = await conversation();
       onModelCall = () => proxy.setMode('stall');
 
@@ -142,11 +171,149 @@ for (const backend of backends) {
       const response = await result.response;
 
       expect(response.outcome).toBe('error');
-      expect(response.error).toMatchObject({ name: 'TimeoutError', component: 'memory-store' });
-      // The append was already on the wire: neither Redis nor PostgreSQL can take it back (see RELIABILITY.md).
+      expect(response.error).toBeInstanceOf(AdvisorTimeoutError);
+      expect(response.error).toMatchObject({ name: 'MemoryAppendUnknownError', component: 'memory-store', outcome: 'unknown' });
+      // The append was already on the wire: it may land once the server answers again, but never after the next read.
       proxy.setMode('pass');
       const whole = [...before, 'user: How long do refunds take?', 'assistant: Five days.'];
-      await expect.poll(() => storedTurns(memory, conversationId)).toEqual(whole);
+      const settled = await storedTurns(memory, conversationId);
+      expect([before, whole]).toContainEqual(settled);
+      await backend.lateWritesDone();
+      expect(await storedTurns(memory, conversationId)).toEqual(settled);
     });
   });
 }
+
+const question: ModelMessage[] = [
+  { role: 'user', content: 'How long do refunds take?' },
+  { role: 'assistant', content: 'Five days.' },
+];
+const answered = ['user: How long do refunds take?', 'assistant: Five days.'];
+
+describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the next read, and a retry never duplicates', () => {
+  let proxy: FaultProxy;
+  let client: AnyRedisClient;
+  const keyPrefix = `ai-advisors-faults:${crypto.randomUUID()}`;
+
+  beforeAll(async () => {
+    const url = new URL(redisUrl!);
+    proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || 6379) });
+    client = createClient({ url: `redis://${proxy.host}:${proxy.port}` }) as AnyRedisClient;
+    client.on('error', () => {});
+    await client.connect();
+  });
+  afterAll(async () => {
+    proxy.setMode('pass');
+    await vi.waitFor(() => expect(client.isReady).toBe(true), { timeout: 10_000 });
+    for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}:*`, COUNT: 1000 })) if (keys.length > 0) await client.del(keys);
+    await client.close();
+    await proxy.close();
+  });
+
+  async function seeded() {
+    const memory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), timeout: 300, window: false });
+    const conversationId = `c:${crypto.randomUUID()}`;
+    await memory.appendTurn(conversationId, [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi!' }]);
+    return { memory, conversationId, before: await storedTurns(memory, conversationId), key: crypto.randomUUID() };
+  }
+
+  it('server stalled past the timeout, then resumes: the next read shows the final state; a retry with the same key stores nothing more', async () => {
+    const { memory, conversationId, before, key } = await seeded();
+    proxy.setMode('stall');
+    const failure = await memory.appendTurn(conversationId, question, { key }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
+    expect(failure).toMatchObject({ outcome: 'unknown', key });
+
+    proxy.setMode('pass');
+    // The stalled append reaches Redis before the settle sent after it on the same connection.
+    const settled = await storedTurns(memory, conversationId);
+    expect(settled).toEqual([...before, ...answered]);
+    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+    expect(await storedTurns(memory, conversationId)).toEqual(settled);
+  });
+
+  it('connection lost, reconnect stalled (node-redis queues the append offline), then through: the queued append lands once, settled by the next read; the retry is a duplicate', async () => {
+    const { memory, conversationId, before, key } = await seeded();
+    proxy.setMode('stall');
+    proxy.dropConnections();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.isReady).toBe(false);
+    await expect(memory.appendTurn(conversationId, question, { key })).rejects.toBeInstanceOf(MemoryAppendUnknownError);
+    expect(client.isReady).toBe(false);
+
+    proxy.setMode('pass');
+    await vi.waitFor(() => expect(client.isReady).toBe(true), { timeout: 10_000 });
+    const settled = await storedTurns(memory, conversationId);
+    expect(settled).toEqual([...before, ...answered]);
+    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+    expect(await storedTurns(memory, conversationId)).toEqual(settled);
+  });
+});
+
+describe.skipIf(!databaseUrl)('PostgreSQL: an append blocked by LOCK TABLE past the timeout is settled by the next read, and a retry never duplicates', () => {
+  const store = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
+  let locker: pg.Client;
+
+  beforeAll(async () => {
+    await store.migrate();
+    locker = new pg.Client({ connectionString: databaseUrl });
+    await locker.connect();
+  });
+  afterAll(async () => {
+    await locker.end();
+    await store.close();
+  });
+
+  async function seeded() {
+    const memory = createChatMemory({ store, timeout: 500, window: false });
+    const conversationId = `c:${crypto.randomUUID()}`;
+    await memory.appendTurn(conversationId, [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi!' }]);
+    return { memory, conversationId, before: await storedTurns(memory, conversationId), key: crypto.randomUUID() };
+  }
+
+  async function appendTimingOutBehindLock(memory: ChatMemory, conversationId: string, key: string): Promise<void> {
+    await locker.query(`BEGIN; LOCK TABLE "${FAULT_TABLE}" IN ACCESS EXCLUSIVE MODE`);
+    const failure = await memory.appendTurn(conversationId, question, { key }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
+  }
+
+  /** Attempt ids claimed in the conversation: one per append that ran or was settled. */
+  async function claimedAttempts(conversationId: string): Promise<number> {
+    const { rows } = await locker.query(
+      `SELECT count(*)::int AS n FROM "${FAULT_TABLE}_appends" WHERE conversation_id = $1 AND append_key LIKE 'attempt:%'`,
+      [conversationId],
+    );
+    return rows[0].n;
+  }
+
+  it('lock held past the next read: the read settles first, so the blocked append is cancelled when the lock goes; a retry stores the turn once', async () => {
+    const { memory, conversationId, before, key } = await seeded();
+    await appendTimingOutBehindLock(memory, conversationId, key);
+
+    const reading = storedTurns(memory, conversationId);
+    // The settle claims the attempt id (its table is not locked); then the read waits for the lock.
+    await expect.poll(() => claimedAttempts(conversationId)).toBe(2);
+    await locker.query('COMMIT');
+    const settled = await reading;
+    expect(settled).toEqual(before);
+
+    await postgresLateWritesDone();
+    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('stored');
+    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, ...answered]);
+  });
+
+  it('lock released before the next read: the late append lands, the read shows it for good, and a retry is a duplicate', async () => {
+    const { memory, conversationId, before, key } = await seeded();
+    await appendTimingOutBehindLock(memory, conversationId, key);
+    await locker.query('COMMIT');
+    await postgresLateWritesDone();
+
+    const settled = await storedTurns(memory, conversationId);
+    expect(settled).toEqual([...before, ...answered]);
+    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+    expect(await storedTurns(memory, conversationId)).toEqual(settled);
+  });
+});
+

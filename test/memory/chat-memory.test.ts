@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, vi } from 'vitest';
+import { MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import {
   countMessageTokens,
   createChatMemory,
@@ -9,6 +10,7 @@ import {
   messageWindow,
   tokenWindow,
   type ChatMemoryStore,
+  type SettlingChatMemoryStore,
 } from '../../src/memory/index.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
@@ -39,7 +41,8 @@ describe('createChatMemory', () => {
     const memory = createChatMemory({ window: false });
     const stored = await memory.appendTurn('c', [user('hi'), answer('hello')], { metadata: { retrieved: [{ id: 'd1', score: 0.9 }] } });
     const entries = await memory.read('c');
-    expect(entries).toEqual(stored);
+    expect(stored.outcome).toBe('stored');
+    expect(entries).toEqual(stored.entries);
     expect(entries[0].metadata.turnId).toBe(entries[1].metadata.turnId);
     expect(entries[0].metadata.retrieved).toEqual([{ id: 'd1', score: 0.9 }]);
     expect(await memory.messages('c')).toEqual([user('hi'), answer('hello')]);
@@ -76,8 +79,8 @@ describe('createChatMemory', () => {
     const memory = createChatMemory({ window: messageWindow({ maxMessages: 3 }) });
     await memory.appendTurn('c', [user('weather?'), toolCall('t1')]);
     await memory.appendTurn('c', [toolResult('t1'), answer('21 degrees')]);
-    // The second turn alone would fit but would orphan its result: both turns go.
-    expect(await memory.messages('c')).toEqual([]);
+    // The second turn alone would fit but would orphan its result: the two go as one unit, of which the newest messages that fit are kept.
+    expect(await memory.messages('c')).toEqual([toolCall('t1'), toolResult('t1'), answer('21 degrees')]);
     const wider = createChatMemory({ store: memory.store, window: messageWindow({ maxMessages: 4 }) });
     expect(await wider.messages('c')).toEqual([user('weather?'), toolCall('t1'), toolResult('t1'), answer('21 degrees')]);
   });
@@ -165,10 +168,219 @@ describe('createChatMemory', () => {
       operation: 'append',
     });
     const hanging: ChatMemoryStore = { ...failing, read: () => new Promise(() => undefined) };
-    await expect(createChatMemory({ store: hanging, timeout: 20 }).read('c')).rejects.toMatchObject({ name: 'TimeoutError', component: 'memory-store' });
+    await expect(createChatMemory({ store: hanging, timeout: 20 }).read('c')).rejects.toMatchObject({ name: 'AdvisorTimeoutError', component: 'memory-store' });
     const controller = new AbortController();
     const pending = createChatMemory({ store: hanging }).read('c', { abortSignal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+/**
+ * An in-memory store whose appends, once `stall()` is called, wait until
+ * `resume()` before they reach the data: a server that received the command
+ * and runs it late, after the caller gave up.
+ */
+function stallingStore() {
+  const inner = inMemoryChatMemoryStore();
+  let stalled = false;
+  const held: Array<() => void> = [];
+  const landed: Array<Promise<unknown>> = [];
+  const store: SettlingChatMemoryStore = {
+    ...inner,
+    name: 'stalling',
+    async appendTurn(conversationId, turn) {
+      if (!stalled) return inner.appendTurn(conversationId, turn);
+      const outcome = new Promise<void>((resolve) => held.push(resolve)).then(() => inner.appendTurn(conversationId, turn));
+      landed.push(outcome);
+      return outcome;
+    },
+    settleAppend: vi.fn(inner.settleAppend),
+  };
+  return {
+    store,
+    stall: () => void (stalled = true),
+    /** Appends received and held so far. */
+    held: () => held.length,
+    /** Lets every held append run, and resolves with their outcomes. */
+    resume: async () => {
+      stalled = false;
+      for (const release of held.splice(0)) release();
+      return Promise.all(landed.splice(0));
+    },
+  };
+}
+
+const texts = (messages: readonly ModelMessage[]) => messages.map((message) => message.content);
+
+describe('createChatMemory: idempotent appends', () => {
+  it('stores a key once: a second append with the same key (or the same turn id) is a duplicate and changes nothing', async () => {
+    const memory = createChatMemory({ window: false });
+    const first = await memory.appendTurn('c', [user('q'), answer('a')], { key: 'turn-1' });
+    const again = await memory.appendTurn('c', [user('q'), answer('a')], { key: 'turn-1' });
+    expect([first.outcome, again.outcome]).toEqual(['stored', 'duplicate']);
+    expect(again.entries.map((entry) => entry.message)).toEqual([user('q'), answer('a')]);
+    await memory.appendTurn('c', [user('r')], { metadata: { turnId: 't-2' } });
+    expect((await memory.appendTurn('c', [user('r')], { metadata: { turnId: 't-2' } })).outcome).toBe('duplicate');
+    expect(texts(await memory.messages('c'))).toEqual(['q', 'a', 'r']);
+  });
+
+  it('reports a timed-out append as an unknown outcome; a late write that lands before the next read is shown by it and stays', async () => {
+    const { store, stall, resume } = stallingStore();
+    const memory = createChatMemory({ store, window: false, timeout: 20 });
+    stall();
+    const failure = await memory.appendTurn('c', [user('q'), answer('a')], { key: 'k' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
+    expect(failure).toBeInstanceOf(AdvisorTimeoutError);
+    expect(failure).toMatchObject({ component: 'memory-store', outcome: 'unknown', key: 'k', timeoutMs: 20 });
+    expect((failure as Error).message).toBe(
+      'memory-store: append timed out after 20 ms; the turn may or may not be stored; it is settled by the next read of the conversation',
+    );
+
+    expect(await resume()).toEqual(['stored']);
+    expect(texts(await memory.messages('c'))).toEqual(['q', 'a']);
+    expect(store.settleAppend).toHaveBeenCalledTimes(1);
+    // A retry with the same key finds it stored.
+    expect((await memory.appendTurn('c', [user('q'), answer('a')], { key: 'k' })).outcome).toBe('duplicate');
+    expect(texts(await memory.messages('c'))).toEqual(['q', 'a']);
+    expect(store.settleAppend).toHaveBeenCalledTimes(1);
+  });
+
+  it('settles a timed-out append on the next read, so a write arriving after that read is cancelled; a retry stores the turn once', async () => {
+    const { store, stall, resume } = stallingStore();
+    const memory = createChatMemory({ store, window: false, timeout: 20 });
+    await memory.appendTurn('c', [user('before'), answer('ok')]);
+    stall();
+    await expect(memory.appendTurn('c', [user('q'), answer('a')], { key: 'k' })).rejects.toBeInstanceOf(MemoryAppendUnknownError);
+
+    const settled = await memory.read('c');
+    expect(texts(settled.map((entry) => entry.message))).toEqual(['before', 'ok']);
+    expect(await resume()).toEqual(['cancelled']);
+    expect(await memory.read('c')).toEqual(settled);
+
+    expect((await memory.appendTurn('c', [user('q'), answer('a')], { key: 'k' })).outcome).toBe('stored');
+    expect((await memory.appendTurn('c', [user('q'), answer('a')], { key: 'k' })).outcome).toBe('duplicate');
+    expect(texts(await memory.messages('c'))).toEqual(['before', 'ok', 'q', 'a']);
+  });
+
+  it('settles the unknown append before the next append of the conversation too', async () => {
+    const { store, stall, resume } = stallingStore();
+    const memory = createChatMemory({ store, window: false, timeout: 20 });
+    stall();
+    await expect(memory.appendTurn('c', [user('lost')], { key: 'k1' })).rejects.toBeInstanceOf(MemoryAppendUnknownError);
+    const pending = resume();
+    expect((await memory.appendTurn('c', [user('next')], { key: 'k2' })).outcome).toBe('stored');
+    await pending;
+    // Whichever way the first append went, it can no longer change what is stored.
+    const final = texts(await memory.messages('c'));
+    expect([['lost', 'next'], ['next']]).toContainEqual(final);
+    await resume();
+    expect(texts(await memory.messages('c'))).toEqual(final);
+  });
+
+  it('settles an append aborted after it was sent the same way, and rethrows the abort', async () => {
+    const { store, stall, held, resume } = stallingStore();
+    const memory = createChatMemory({ store, window: false });
+    stall();
+    const controller = new AbortController();
+    const pending = memory.appendTurn('c', [user('q')], { abortSignal: controller.signal });
+    await vi.waitFor(() => expect(held()).toBe(1));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await memory.messages('c')).toEqual([]);
+    expect(await resume()).toEqual(['cancelled']);
+    expect(await memory.messages('c')).toEqual([]);
+    expect(store.settleAppend).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps an attempt it could not settle and settles it on a later read', async () => {
+    const { store, stall, resume } = stallingStore();
+    const memory = createChatMemory({ store, window: false, timeout: 20 });
+    stall();
+    await expect(memory.appendTurn('c', [user('q')])).rejects.toBeInstanceOf(MemoryAppendUnknownError);
+    vi.mocked(store.settleAppend).mockRejectedValueOnce(new Error('connection reset'));
+    await expect(memory.read('c')).rejects.toMatchObject({ name: 'ComponentError', component: 'memory-store', operation: 'settle' });
+    expect(await memory.messages('c')).toEqual([]);
+    expect(await resume()).toEqual(['cancelled']);
+    expect(store.settleAppend).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when the store cannot settle an append (no settleAppend), and reads without settling', async () => {
+    const { store, stall } = stallingStore();
+    const { settleAppend: _, ...withoutSettle } = store;
+    const memory = createChatMemory({ store: withoutSettle, window: false, timeout: 20 });
+    stall();
+    await expect(memory.appendTurn('c', [user('q')])).rejects.toThrow(
+      'memory-store: append timed out after 20 ms; the turn may or may not be stored, and the store cannot settle it (no settleAppend): it may still be written later',
+    );
+    expect(await memory.messages('c')).toEqual([]);
+  });
+
+  it('does not settle an append that never reached the store (aborted before it started, or rejected as invalid)', async () => {
+    const { store } = stallingStore();
+    const memory = createChatMemory({ store });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(memory.appendTurn('c', [user('q')], { abortSignal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await memory.read('c');
+    expect(store.settleAppend).not.toHaveBeenCalled();
+  });
+
+  it('treats a store that cancels a new attempt, or answers nothing, as a memory-store error', async () => {
+    const inner = inMemoryChatMemoryStore();
+    for (const outcome of ['cancelled', undefined]) {
+      const store = { ...inner, appendTurn: async () => outcome as never };
+      await expect(createChatMemory({ store }).appendTurn('c', [user('q')])).rejects.toMatchObject({
+        name: 'ComponentError',
+        component: 'memory-store',
+        operation: 'append',
+      });
+    }
+  });
+
+  it('validates the key and keepProviderItemIds', async () => {
+    const store = inMemoryChatMemoryStore();
+    const append = vi.spyOn(store, 'appendTurn');
+    const memory = createChatMemory({ store });
+    for (const key of ['', 'k'.repeat(513), 'nul\u0000', 3 as never]) {
+      await expect(memory.appendTurn('c', [user('q')], { key })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'key' });
+    }
+    await expect(memory.appendTurn('c', [user('q')], { metadata: { turnId: 't'.repeat(600) } })).rejects.toMatchObject({ argument: 'metadata.turnId' });
+    expect(append).not.toHaveBeenCalled();
+    expect((await memory.appendTurn('c', [user('q')], { key: 'k'.repeat(512) })).outcome).toBe('stored');
+    expect(() => createChatMemory({ keepProviderItemIds: 'yes' as never })).toThrow(/keepProviderItemIds/);
+  });
+});
+
+describe('createChatMemory: provider item ids', () => {
+  const withItemIds: ModelMessage = {
+    role: 'assistant',
+    content: [
+      { type: 'reasoning', text: 'thinking', providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc' } } },
+      { type: 'text', text: 'Hello', providerOptions: { openai: { itemId: 'msg_1' } } },
+    ],
+    providerOptions: { openai: { itemId: 'msg_1' } },
+  };
+
+  it('removes provider item ids from what it stores, by default', async () => {
+    const memory = createChatMemory({ window: false });
+    const { entries } = await memory.appendTurn('c', [user('hi'), withItemIds]);
+    const expected: ModelMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'thinking', providerOptions: { openai: { reasoningEncryptedContent: 'enc' } } },
+        { type: 'text', text: 'Hello' },
+      ],
+    };
+    expect(entries[1].message).toEqual(expected);
+    expect(await memory.messages('c')).toEqual([user('hi'), expected]);
+    expect((withItemIds.providerOptions as { openai: object }).openai).toEqual({ itemId: 'msg_1' });
+  });
+
+  it('keeps them with keepProviderItemIds', async () => {
+    const memory = createChatMemory({ window: false, keepProviderItemIds: true });
+    await memory.appendTurn('c', [user('hi'), withItemIds]);
+    expect(await memory.messages('c')).toEqual([user('hi'), withItemIds]);
+  });
+});
+

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inMemoryChatMemoryStore } from '../../src/memory/index.ts';
-import { describeStoreContract, entriesOf } from './store-contract.ts';
+import { describeStoreContract, entriesOf, turnOf } from './store-contract.ts';
 
 describeStoreContract('in-memory', () => inMemoryChatMemoryStore());
 
@@ -8,10 +8,21 @@ describe('inMemoryChatMemoryStore', () => {
   it('stores copies: mutating appended or read messages does not change the history', async () => {
     const store = inMemoryChatMemoryStore();
     const content = [{ type: 'text' as const, text: 'original' }];
-    await store.appendTurn('c', { entries: entriesOf([{ role: 'user', content }]) });
+    await store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
     content[0].text = 'mutated';
     const first = await store.read('c');
     (first.entries[0].message.content as typeof content)[0].text = 'mutated again';
     expect((await store.read('c')).entries[0].message.content).toEqual([{ type: 'text', text: 'original' }]);
+  });
+
+  it('lists only conversations with messages: settling an append creates none, and clear forgets its keys', async () => {
+    const store = inMemoryChatMemoryStore();
+    expect(await store.settleAppend('settled-only', { key: 'k', attemptId: 'a' })).toBe('absent');
+    expect(store.conversationIds()).toEqual([]);
+    const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]));
+    await store.appendTurn('c', turn);
+    await store.clear('c');
+    expect(store.conversationIds()).toEqual([]);
+    expect(await store.settleAppend('c', { key: turn.key, attemptId: 'other' })).toBe('absent');
   });
 });

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { ChatMemoryStore, MemoryEntry, MemoryEntryMetadata } from '../../src/memory/index.ts';
+import type { MemoryEntry, MemoryEntryMetadata, MemoryTurn, SettlingChatMemoryStore } from '../../src/memory/index.ts';
 
 /** Every message role and part type the AI SDK accepts, with binary data in each of its forms. */
 export function everyMessageType(): ModelMessage[] {
@@ -84,18 +84,27 @@ export function entriesOf(messages: readonly ModelMessage[], metadata: Partial<M
   return messages.map((message) => ({ message, metadata: turnMetadata }));
 }
 
-function userTurn(text: string): MemoryEntry[] {
-  return entriesOf([
-    { role: 'user', content: text },
-    { role: 'assistant', content: `re: ${text}` },
-  ]);
+/** A turn to append under a fresh key and attempt id. */
+export function turnOf(entries: readonly MemoryEntry[], system?: MemoryEntry): MemoryTurn {
+  return { key: crypto.randomUUID(), attemptId: crypto.randomUUID(), entries, ...(system === undefined ? {} : { system }) };
 }
+
+function userTurn(text: string): MemoryTurn {
+  return turnOf(
+    entriesOf([
+      { role: 'user', content: text },
+      { role: 'assistant', content: `re: ${text}` },
+    ]),
+  );
+}
+
+const contents = (entries: readonly MemoryEntry[]) => entries.map((entry) => entry.message.content);
 
 /**
  * The behaviour every ChatMemoryStore must have. `createStore` returns a fresh
  * store; tests use distinct conversation ids so stores may share a backend.
  */
-export function describeStoreContract(name: string, createStore: () => ChatMemoryStore): void {
+export function describeStoreContract(name: string, createStore: () => SettlingChatMemoryStore): void {
   const id = (suffix: string) => `${name}-${suffix}-${crypto.randomUUID()}`;
 
   describe(`${name}: ChatMemoryStore contract`, () => {
@@ -105,7 +114,7 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
       const messages = everyMessageType();
       const system: MemoryEntry = entriesOf([{ role: 'system', content: 'Be brief.' }])[0];
       const entries = entriesOf(messages, { retrieved: [{ id: 'doc-1', score: 0.87 }], interrupted: false, custom: { a: 1 } });
-      await store.appendTurn(conversation, { entries, system });
+      expect(await store.appendTurn(conversation, turnOf(entries, system))).toBe('stored');
 
       const history = await store.read(conversation);
       expect(history.system).toEqual(system);
@@ -124,7 +133,7 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
     it('returns turns in append order and the latest N entries on request', async () => {
       const store = createStore();
       const conversation = id('order');
-      for (let turn = 0; turn < 5; turn++) await store.appendTurn(conversation, { entries: userTurn(`q${turn}`) });
+      for (let turn = 0; turn < 5; turn++) await store.appendTurn(conversation, userTurn(`q${turn}`));
       const all = await store.read(conversation);
       expect(all.entries.map((entry) => entry.message.content)).toEqual(
         [0, 1, 2, 3, 4].flatMap((turn) => [`q${turn}`, `re: q${turn}`]),
@@ -138,9 +147,9 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
     it('keeps one system message, replaced by the latest, apart from the entries', async () => {
       const store = createStore();
       const conversation = id('system');
-      await store.appendTurn(conversation, { entries: userTurn('a'), system: entriesOf([{ role: 'system', content: 'old' }])[0] });
-      await store.appendTurn(conversation, { entries: userTurn('b'), system: entriesOf([{ role: 'system', content: 'new' }])[0] });
-      await store.appendTurn(conversation, { entries: userTurn('c') });
+      await store.appendTurn(conversation, { ...userTurn('a'), system: entriesOf([{ role: 'system', content: 'old' }])[0] });
+      await store.appendTurn(conversation, { ...userTurn('b'), system: entriesOf([{ role: 'system', content: 'new' }])[0] });
+      await store.appendTurn(conversation, userTurn('c'));
       const history = await store.read(conversation, { last: 2 });
       expect(history.system?.message).toEqual({ role: 'system', content: 'new' });
       expect(history.entries.map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
@@ -150,7 +159,7 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
       const store = createStore();
       const base = id('iso');
       const ids = [base, `${base}:x`, `${base}*`, `${base}?`, `${base}[a-z]`, `${base}%3A`, `${base}%`, `${base}}`, `${base}{x}`, `${base}:messages`, `${base}' OR '1'='1`];
-      await Promise.all(ids.map((conversation) => store.appendTurn(conversation, { entries: userTurn(conversation) })));
+      await Promise.all(ids.map((conversation) => store.appendTurn(conversation, userTurn(conversation))));
       for (const conversation of ids) {
         const history = await store.read(conversation);
         expect(history.entries.map((entry) => entry.message.content)).toEqual([conversation, `re: ${conversation}`]);
@@ -163,7 +172,7 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
     it('loses no message when 100 turns are appended concurrently to one conversation', async () => {
       const store = createStore();
       const conversation = id('concurrent');
-      await Promise.all(Array.from({ length: 100 }, (_, turn) => store.appendTurn(conversation, { entries: userTurn(`t${turn}`) })));
+      await Promise.all(Array.from({ length: 100 }, (_, turn) => store.appendTurn(conversation, userTurn(`t${turn}`))));
       const { entries } = await store.read(conversation);
       expect(entries).toHaveLength(200);
       // Each turn is contiguous: a question is always followed by its own answer.
@@ -177,7 +186,7 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
     it('clears a conversation, system message included', async () => {
       const store = createStore();
       const conversation = id('clear');
-      await store.appendTurn(conversation, { entries: userTurn('a'), system: entriesOf([{ role: 'system', content: 's' }])[0] });
+      await store.appendTurn(conversation, { ...userTurn('a'), system: entriesOf([{ role: 'system', content: 's' }])[0] });
       await store.clear(conversation);
       expect(await store.read(conversation)).toEqual({ entries: [] });
     });
@@ -185,10 +194,87 @@ export function describeStoreContract(name: string, createStore: () => ChatMemor
     it('rejects invalid conversation ids before touching the backend', async () => {
       const store = createStore();
       for (const bad of ['', '   ', 'x'.repeat(513), 'lone \uD800 surrogate', 'nul\u0000', 42 as unknown as string]) {
-        await expect(store.appendTurn(bad, { entries: userTurn('x') })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
-        await expect(store.read(bad)).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+        await expect(store.appendTurn(bad, userTurn('x'))).rejects.toMatchObject({ name: 'AdvisorArgumentError' });
+        await expect(store.settleAppend(bad, userTurn('x'))).rejects.toMatchObject({ name: 'AdvisorArgumentError' });
+        await expect(store.read(bad)).rejects.toMatchObject({ name: 'AdvisorArgumentError' });
       }
-      await expect(store.read(id('limit'), { last: -1 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+      await expect(store.read(id('limit'), { last: -1 })).rejects.toMatchObject({ name: 'AdvisorArgumentError' });
+    });
+
+    it('rejects invalid append keys and attempt ids before touching the backend', async () => {
+      const store = createStore();
+      for (const bad of ['', 'k'.repeat(513), 'lone \uD800', 'nul\u0000', 7 as unknown as string]) {
+        await expect(store.appendTurn(id('key'), { ...userTurn('x'), key: bad })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'key' });
+        await expect(store.appendTurn(id('key'), { ...userTurn('x'), attemptId: bad })).rejects.toMatchObject({
+          name: 'AdvisorArgumentError',
+          argument: 'attemptId',
+        });
+        await expect(store.settleAppend(id('key'), { key: bad, attemptId: 'a' })).rejects.toMatchObject({ name: 'AdvisorArgumentError' });
+      }
+    });
+
+    it('stores a key once: appending it again is a duplicate and leaves the history unchanged', async () => {
+      const store = createStore();
+      const conversation = id('duplicate');
+      const first = userTurn('once');
+      expect(await store.appendTurn(conversation, first)).toBe('stored');
+      const retry = { ...userTurn('once again'), key: first.key, system: entriesOf([{ role: 'system', content: 'retry' }])[0] };
+      expect(await store.appendTurn(conversation, retry)).toBe('duplicate');
+      expect(await store.appendTurn(conversation, first)).toBe('duplicate');
+      const history = await store.read(conversation);
+      expect(contents(history.entries)).toEqual(['once', 're: once']);
+      expect(history.system).toBeUndefined();
+      // Keys belong to their conversation.
+      expect(await store.appendTurn(id('other'), first)).toBe('stored');
+    });
+
+    it('stores exactly one of 20 concurrent appends of one key, and every other one is a duplicate', async () => {
+      const store = createStore();
+      const conversation = id('concurrent-key');
+      const key = crypto.randomUUID();
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, attempt) => store.appendTurn(conversation, { ...userTurn(`a${attempt}`), key })));
+      expect(outcomes.filter((outcome) => outcome === 'stored')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(19);
+      const { entries } = await store.read(conversation);
+      const stored = outcomes.indexOf('stored');
+      expect(contents(entries)).toEqual([`a${stored}`, `re: a${stored}`]);
+    });
+
+    it('settles an attempt that never reached it as absent, and then cancels that attempt when it arrives', async () => {
+      const store = createStore();
+      const conversation = id('settle-absent');
+      const late = userTurn('late');
+      expect(await store.settleAppend(conversation, late)).toBe('absent');
+      expect(await store.settleAppend(conversation, late)).toBe('absent');
+      expect(await store.appendTurn(conversation, late)).toBe('cancelled');
+      expect((await store.read(conversation)).entries).toEqual([]);
+      // The key itself is not taken: a new attempt (a retry) stores it.
+      expect(await store.appendTurn(conversation, { ...late, attemptId: crypto.randomUUID() })).toBe('stored');
+      expect(contents((await store.read(conversation)).entries)).toEqual(['late', 're: late']);
+    });
+
+    it('settles a stored attempt as stored, and an attempt whose key another attempt stored as stored too', async () => {
+      const store = createStore();
+      const conversation = id('settle-stored');
+      const turn = userTurn('kept');
+      await store.appendTurn(conversation, turn);
+      expect(await store.settleAppend(conversation, turn)).toBe('stored');
+      const other = { key: turn.key, attemptId: crypto.randomUUID() };
+      expect(await store.settleAppend(conversation, other)).toBe('stored');
+      // Settled, that other attempt writes nothing when it arrives: its key is stored.
+      expect(await store.appendTurn(conversation, { ...userTurn('late'), ...other })).toBe('duplicate');
+      expect(contents((await store.read(conversation)).entries)).toEqual(['kept', 're: kept']);
+    });
+
+    it('forgets keys on clear: the same key can be appended again', async () => {
+      const store = createStore();
+      const conversation = id('clear-keys');
+      const turn = userTurn('again');
+      await store.appendTurn(conversation, turn);
+      await store.clear(conversation);
+      expect(await store.settleAppend(conversation, { key: turn.key, attemptId: crypto.randomUUID() })).toBe('absent');
+      expect(await store.appendTurn(conversation, { ...turn, attemptId: crypto.randomUUID() })).toBe('stored');
+      expect(contents((await store.read(conversation)).entries)).toEqual(['again', 're: again']);
     });
   });
 }

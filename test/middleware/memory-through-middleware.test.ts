@@ -1,7 +1,8 @@
 import { isStepCount, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
-import { advisorMiddleware, createChatClient, createChatMemory } from '../../src/index.ts';
+import { advisorMiddleware, createChatClient } from '../../src/index.ts';
+import { createChatMemory } from '../../src/memory/index.ts';
 import { mockModel, promptText, textParts, toolCallParts } from '../helpers/mock-models.ts';
 
 const weather = tool({

@@ -3,15 +3,8 @@ import { isStepCount, jsonSchema, tool, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
-import {
-  createChatClient,
-  createChatMemory,
-  inMemoryChatMemoryStore,
-  messageWindow,
-  type AdvisedResponse,
-  type Advisor,
-  type ChatMemoryStore,
-} from '../../../src/index.ts';
+import { type AdvisedResponse, type Advisor, type ChatMemoryStore, createChatClient } from '../../../src/index.ts';
+import { createChatMemory, inMemoryChatMemoryStore, messageWindow } from '../../../src/memory/index.ts';
 import { mockModel, textParts, toolCallParts, hangingModel } from '../../helpers/mock-models.ts';
 
 const weather = tool({
@@ -49,10 +42,10 @@ describe('messageMemoryAdvisor', () => {
   it('refuses a turn without a conversation id, before calling the model', async () => {
     const model = mockModel([textParts(['hi'])]);
     const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory: createChatMemory() })] });
-    await expect(chat.generate({ prompt: 'hello' })).rejects.toMatchObject({ name: 'InvalidArgumentError', message: expect.stringContaining('conversationId') });
+    await expect(chat.generate({ prompt: 'hello' })).rejects.toMatchObject({ name: 'AdvisorArgumentError', message: expect.stringContaining('conversationId') });
     const result = chat.stream({ prompt: 'hello' });
     await result.consumeStream();
-    expect((await result.response).error).toMatchObject({ name: 'InvalidArgumentError' });
+    expect((await result.response).error).toMatchObject({ name: 'AdvisorArgumentError' });
     expect(model.doGenerateCalls).toHaveLength(0);
     expect(model.doStreamCalls).toHaveLength(0);
   });

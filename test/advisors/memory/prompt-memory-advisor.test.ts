@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { promptMemoryAdvisor } from '../../../advisors/index.ts';
-import { createChatClient, createChatMemory } from '../../../src/index.ts';
+import { createChatClient } from '../../../src/index.ts';
+import { createChatMemory } from '../../../src/memory/index.ts';
 import { mockModel, textParts } from '../../helpers/mock-models.ts';
 
 describe('promptMemoryAdvisor', () => {

@@ -1,7 +1,7 @@
 import { isStepCount, jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { vectorStoreMemoryAdvisor } from '../../../advisors/index.ts';
-import { createChatClient, type Advisor, type Document, type VectorSearchRequest, type VectorStore } from '../../../src/index.ts';
+import { type Advisor, createChatClient, type Document, type VectorSearchRequest, type VectorStore } from '../../../src/index.ts';
 import { mockModel, textParts, toolCallParts } from '../../helpers/mock-models.ts';
 
 /** A lexical stand-in for a vector store: scores by shared words, applies `==` filters. */
