@@ -1,13 +1,5 @@
-import {
-  InvalidArgumentError,
-  redactHeaders,
-  redactSecrets,
-  userText,
-  type AdvisedRequest,
-  type AdvisedResponse,
-  type Advisor,
-  type AdvisorContext,
-} from '../../src/index.ts';
+import { type AdvisedRequest, type AdvisedResponse, type Advisor, AdvisorArgumentError, type AdvisorContext, userText } from '../../src/index.ts';
+import { type JsonValue, redactValue } from '../../src/extension/index.ts';
 
 /** Where log records go; `console` satisfies it, and so do pino and winston loggers. */
 export interface AdvisorLogger {
@@ -24,32 +16,57 @@ export interface LoggingAdvisorOptions {
   readonly logger?: AdvisorLogger;
   /** Log the user's input and the answer text (truncated). Default true. */
   readonly includeText?: boolean;
-  /** Longest text logged, in characters. Default 500. */
+  /** Longest string logged (texts, context values, errors), in characters. Default 500. */
   readonly maxTextLength?: number;
+  /** Most items logged of any list (context arrays, filter operands, tools, sources). Default 20. */
+  readonly maxArrayLength?: number;
+  /** Deepest nesting logged in a record (the record is level 0, `context` level 1); deeper values show as `[Object]`. Default 8. */
+  readonly maxDepth?: number;
   /** Extra redaction applied after the built-in secret redaction (e.g. to mask personal data). */
   readonly redact?: (text: string) => string;
 }
 
 /**
  * Logs a summary of each turn's request and response through a pluggable
- * logger. API keys, bearer tokens and credential headers are always redacted,
- * in texts, settings and error messages.
+ * logger. Credentials (provider keys, bearer tokens, URL passwords, values of
+ * fields such as `apiKey` or `clientSecret`, credential headers) are always
+ * redacted, in texts, context values, settings and errors.
+ *
+ * Logging never fails a turn: records are cut to size structurally (strings,
+ * lists, depth) and never re-parsed, cycles and BigInts are rendered safely,
+ * and if building a record or the logger itself throws, the failure is
+ * reported once through `logger.error` (or dropped if that throws too).
  */
 export function loggingAdvisor(options: LoggingAdvisorOptions = {}): Advisor {
-  const { name = 'logging', order = -3000, logger = console, includeText = true, maxTextLength = 500, redact } = options;
+  const {
+    name = 'logging',
+    order = -3000,
+    logger = console,
+    includeText = true,
+    maxTextLength = 500,
+    maxArrayLength = 20,
+    maxDepth = 8,
+    redact,
+  } = options;
   if (typeof logger?.info !== 'function' || typeof logger.error !== 'function') {
-    throw new InvalidArgumentError({ component: name, argument: 'logger', message: 'expected an object with info() and error()' });
+    throw new AdvisorArgumentError({ component: name, argument: 'logger', message: 'expected an object with info() and error()' });
   }
-  if (!Number.isInteger(maxTextLength) || maxTextLength < 0) {
-    throw new InvalidArgumentError({ component: name, argument: 'maxTextLength', message: 'expected a non-negative integer' });
+  for (const [argument, value] of Object.entries({ maxTextLength, maxArrayLength, maxDepth })) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new AdvisorArgumentError({ component: name, argument, message: 'expected a non-negative integer' });
+    }
   }
   if (redact !== undefined && typeof redact !== 'function') {
-    throw new InvalidArgumentError({ component: name, argument: 'redact', message: 'expected a function' });
+    throw new AdvisorArgumentError({ component: name, argument: 'redact', message: 'expected a function' });
   }
 
-  const clean = (text: string) => {
-    const redacted = redact ? redact(redactSecrets(text)) : redactSecrets(text);
-    return redacted.length > maxTextLength ? `${redacted.slice(0, maxTextLength)}…` : redacted;
+  const limits = { maxStringLength: maxTextLength, maxArrayLength, maxDepth, redactText: redact };
+  const write = (level: 'info' | 'error', message: string, data: () => Record<string, unknown>) => {
+    try {
+      logger[level](message, redactValue(data(), limits) as Record<string, JsonValue>);
+    } catch (error) {
+      reportFailure(logger, name, message, error);
+    }
   };
   const startedAt = new WeakMap<AdvisorContext, number>();
 
@@ -58,37 +75,54 @@ export function loggingAdvisor(options: LoggingAdvisorOptions = {}): Advisor {
     order,
     before(request: AdvisedRequest) {
       startedAt.set(request.context, performance.now());
-      logger.info('advisor chain request', {
-        context: JSON.parse(clean(JSON.stringify(request.context.entries()))) as unknown,
+      write('info', 'advisor chain request', () => ({
+        context: request.context.entries(),
         messages: request.messages.length,
         instructionsLength: request.instructions?.length ?? 0,
         tools: Object.keys(request.tools ?? {}),
-        headers: redactHeaders(request.settings.headers),
-        ...(includeText && { input: clean(userText(request)) }),
-      });
+        headers: request.settings.headers,
+        ...(includeText && { input: userText(request) }),
+      }));
       return request;
     },
     after(response: AdvisedResponse) {
       const started = startedAt.get(response.context);
-      const data = {
+      write(response.outcome === 'error' ? 'error' : 'info', 'advisor chain response', () => ({
         outcome: response.outcome,
         finishReason: response.finishReason,
         latencyMs: started === undefined ? undefined : Math.round(performance.now() - started),
         usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
         sources: response.sources.map((document) => document.id),
         answeredBy: response.answeredBy,
-        ...(includeText && { text: clean(response.text) }),
-        ...(response.error !== undefined && { error: clean(describeError(response.error)) }),
-      };
-      if (response.outcome === 'error') logger.error('advisor chain response', data);
-      else logger.info('advisor chain response', data);
+        ...(includeText && { text: response.text }),
+        ...(response.error !== undefined && { error: describeError(response.error) }),
+      }));
       return response;
     },
   };
 }
 
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
+/** An error as `Name: message (cause: Name: message (cause: ...))`, three causes deep; other values as they are. */
+function describeError(error: unknown): unknown {
+  return error instanceof Error ? errorChain(error, 0) : error;
+}
+
+function errorChain(error: Error, depth: number): string {
+  const { cause } = error;
+  if (cause === undefined || depth >= 3) return `${error.name}: ${error.message}`;
+  const causeText = cause instanceof Error ? errorChain(cause, depth + 1) : JSON.stringify(redactValue(cause, { maxDepth: 3, maxStringLength: 200 }));
+  return `${error.name}: ${error.message} (cause: ${causeText})`;
+}
+
+/** Tells the operator a record was lost, without the record (it may be what failed); drops it if the logger cannot. */
+function reportFailure(logger: AdvisorLogger, advisor: string, record: string, error: unknown): void {
+  try {
+    logger.error('advisor logging failed', {
+      advisor,
+      record,
+      error: redactValue(error instanceof Error ? `${error.name}: ${error.message}` : String(error), { maxStringLength: 500 }),
+    });
+  } catch {
+    // The logger itself is broken; the turn must go on regardless.
+  }
 }

@@ -1,5 +1,7 @@
-import { convertToModelMessages, modelMessageSchema, type ModelMessage, type ToolSet, type UIMessage } from 'ai';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { convertToModelMessages, modelMessageSchema, safeValidateUIMessages, type ModelMessage, type ToolSet, type UIMessage } from 'ai';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { checkNesting } from '../util/check-nesting.ts';
+import { checkInputSize, type InputLimits } from './input-limits.ts';
 
 export type ChatMessages = readonly ModelMessage[] | readonly UIMessage[];
 
@@ -9,34 +11,45 @@ export interface PromptInput {
   readonly allowSystemInMessages?: boolean;
 }
 
+const UI_ROLES = new Set(['system', 'user', 'assistant']);
+const MAX_UI_MESSAGE_ID_LENGTH = 512;
+
 /**
  * Checks `prompt`/`messages` synchronously, so a bad call fails before any
- * advisor or model runs. Returns a function that produces the model messages
- * (UI messages need the asynchronous AI SDK conversion).
+ * advisor or model runs: shapes, roles, nesting depth and sizes. Returns a
+ * function that produces the model messages; for UI messages it first runs
+ * the AI SDK's full `UIMessage` validation (asynchronous), whose failure is
+ * an `AdvisorArgumentError` too.
  */
-export function checkPromptInput(input: PromptInput, component: string): (tools: ToolSet | undefined) => Promise<ModelMessage[]> {
+export function checkPromptInput(
+  input: PromptInput,
+  { component, limits }: { component: string; limits: Required<InputLimits> },
+): (tools: ToolSet | undefined) => Promise<ModelMessage[]> {
   const { prompt, messages } = input;
   if (prompt !== undefined && messages !== undefined) {
-    throw new InvalidArgumentError({ component, argument: 'prompt', message: 'pass either `prompt` or `messages`, not both' });
+    throw new AdvisorArgumentError({ component, argument: 'prompt', message: 'pass either `prompt` or `messages`, not both' });
   }
   if (prompt === undefined && messages === undefined) {
-    throw new InvalidArgumentError({ component, argument: 'messages', message: 'pass `prompt` (a string) or `messages`' });
+    throw new AdvisorArgumentError({ component, argument: 'messages', message: 'pass `prompt` (a string) or `messages`' });
   }
   if (prompt !== undefined) {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
-      throw new InvalidArgumentError({ component, argument: 'prompt', message: 'expected a non-empty string' });
+      throw new AdvisorArgumentError({ component, argument: 'prompt', message: 'expected a non-empty string' });
     }
+    checkInputSize([prompt], { component, argument: 'prompt', limits });
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     return async () => [userMessage];
   }
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new InvalidArgumentError({ component, argument: 'messages', message: 'expected a non-empty array of messages' });
+    throw new AdvisorArgumentError({ component, argument: 'messages', message: 'expected a non-empty array of messages' });
   }
-  const uiMessages = messages.every(isUIMessage);
-  messages.forEach((message, index) => {
-    if (!uiMessages) checkModelMessage(message, index, component);
-    if (message.role === 'system' && input.allowSystemInMessages !== true) {
-      throw new InvalidArgumentError({
+  checkNesting(messages, { component, argument: 'messages' });
+  const uiMessages = isUIMessage(messages[0]);
+  messages.forEach((message: unknown, index) => {
+    if (uiMessages) checkUIMessage(message, index, component);
+    else checkModelMessage(message, index, component);
+    if ((message as { role: string }).role === 'system' && input.allowSystemInMessages !== true) {
+      throw new AdvisorArgumentError({
         component,
         argument: `messages[${index}]`,
         message:
@@ -44,20 +57,42 @@ export function checkPromptInput(input: PromptInput, component: string): (tools:
       });
     }
   });
+  checkInputSize(messages, { component, argument: 'messages', limits });
   if (uiMessages) {
-    return (tools) => convertToModelMessages(messages as UIMessage[], { tools });
+    return async (tools) => {
+      const validated = await safeValidateUIMessages({ messages: [...messages] });
+      if (!validated.success) {
+        throw new AdvisorArgumentError({ component, argument: 'messages', message: `not valid UIMessages: ${validated.error.message}` });
+      }
+      return convertToModelMessages(validated.data, { tools });
+    };
   }
   const modelMessages = [...(messages as readonly ModelMessage[])];
   return async () => modelMessages;
 }
 
-function isUIMessage(message: unknown): message is UIMessage {
-  return (
-    message !== null &&
-    typeof message === 'object' &&
-    Array.isArray((message as UIMessage).parts) &&
-    !('content' in message)
-  );
+/** `useChat` sends `UIMessage`s: `parts`, no `content`. The first message decides; all must then be of that kind. */
+function isUIMessage(message: unknown): boolean {
+  return message !== null && typeof message === 'object' && 'parts' in message && !('content' in message);
+}
+
+function checkUIMessage(message: unknown, index: number, component: string): void {
+  const fail = (field: string, problem: string): never => {
+    throw new AdvisorArgumentError({ component, argument: `messages[${index}]${field}`, message: problem });
+  };
+  if (!isUIMessage(message)) fail('', 'expected a UIMessage like the ones before it (`id`, `role`, `parts`); do not mix UIMessage and ModelMessage');
+  const { id, role, parts } = message as { id?: unknown; role?: unknown; parts?: unknown };
+  if (typeof id !== 'string' || id.length > MAX_UI_MESSAGE_ID_LENGTH) fail('.id', `expected a string of at most ${MAX_UI_MESSAGE_ID_LENGTH} characters`);
+  if (typeof role !== 'string' || !UI_ROLES.has(role)) fail('.role', `expected one of ${[...UI_ROLES].join(', ')}, got ${JSON.stringify(role)?.slice(0, 40)}`);
+  if (!Array.isArray(parts)) fail('.parts', 'expected an array of parts');
+  (parts as unknown[]).forEach((part, partIndex) => {
+    const where = `.parts[${partIndex}]`;
+    if (part === null || typeof part !== 'object' || typeof (part as { type?: unknown }).type !== 'string') {
+      fail(where, 'expected a part object with a string `type`');
+    }
+    const { type, text } = part as { type: string; text?: unknown };
+    if ((type === 'text' || type === 'reasoning') && typeof text !== 'string') fail(`${where}.text`, 'expected a string');
+  });
 }
 
 function checkModelMessage(message: unknown, index: number, component: string): void {
@@ -65,12 +100,24 @@ function checkModelMessage(message: unknown, index: number, component: string): 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.length ? `.${issue.path.join('.')}` : '';
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument: `messages[${index}]${path}`,
       message: `not a valid ModelMessage or UIMessage (${issue?.message ?? 'invalid shape'})`,
     });
   }
+}
+
+/**
+ * The id `useChat` gave the new user message, when the caller sent
+ * `UIMessage[]` ending with one: a resend of the same message (a retry, a
+ * double submit) is then recognisably the same turn.
+ */
+export function newUserMessageId(messages: ChatMessages | undefined): string | undefined {
+  const last = messages?.at(-1);
+  if (last === undefined || !isUIMessage(last) || last.role !== 'user') return undefined;
+  const { id } = last as UIMessage;
+  return typeof id === 'string' && id.trim() !== '' && id.length <= MAX_UI_MESSAGE_ID_LENGTH ? id : undefined;
 }
 
 /** The caller's new input for a turn: the messages from the last user message on. */

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** Catches typos such as `temprature` instead of silently ignoring them. */
 export function rejectUnknownOptions(
@@ -8,7 +8,7 @@ export function rejectUnknownOptions(
 ): void {
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component,
         argument: key,
         message: `unknown option "${key}" (known options: ${known.join(', ')})`,

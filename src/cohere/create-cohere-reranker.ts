@@ -1,13 +1,18 @@
 import { CohereClientV2 } from 'cohere-ai';
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankScore } from '../rerank/apply-rerank-scores.ts';
 import { rerankByScores } from '../rerank/rerank-by-scores.ts';
 import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
+import { cohereFetcher } from './cohere-fetcher.ts';
 
 export interface CohereRerankerOptions {
-  /** A configured client; otherwise one is created from `apiKey` (default: env `COHERE_API_KEY` or `CO_API_KEY`). */
+  /**
+   * A configured client; otherwise one is created from `apiKey` (default: env `COHERE_API_KEY` or `CO_API_KEY`).
+   * Create it with `fetcher: cohereFetcher`, as the reranker does for its own client, or cohere-ai's fetcher keeps
+   * the process alive after an aborted or failed call (up to `timeoutMs`).
+   */
   readonly client?: CohereClientV2;
   readonly apiKey?: string;
   /** Default `rerank-v3.5`. */
@@ -30,14 +35,15 @@ export interface CohereRerankerOptions {
  * `cohere-ai`. Relevance scores (0..1) become `score` and provenance
  * `rerankScore`. The response is checked: a body without valid indices and
  * scores is a `ComponentError`, never a silently wrong order. The API key
- * never appears in error messages.
+ * never appears in error messages. A call that fails, times out or is aborted
+ * leaves no timer or retry behind (see {@link cohereFetcher}).
  *
  * @example
  * const reranker = createCohereReranker({ apiKey: process.env.COHERE_API_KEY, model: 'rerank-v3.5' });
  * const { documents, fallback } = await rerankWithFallback({ reranker, query, documents: candidates, topN: 5 });
  */
 export function createCohereReranker(options: CohereRerankerOptions = {}): Reranker {
-  const invalid = (argument: string, message: string) => new InvalidArgumentError({ component: 'reranker', argument, message });
+  const invalid = (argument: string, message: string) => new AdvisorArgumentError({ component: 'reranker', argument, message });
   if (options === null || typeof options !== 'object') throw invalid('options', 'expected an options object');
   const { model = 'rerank-v3.5', baseUrl, timeoutMs = 30_000, maxDocuments = 1000, maxTokensPerDoc, maxRetries = 2, name = 'cohere' } = options;
   if (options.client !== undefined && !(options.client instanceof CohereClientV2)) throw invalid('client', 'expected a CohereClientV2');
@@ -53,7 +59,7 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw invalid('maxRetries', 'expected a non-negative integer');
   if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'expected a non-empty string');
 
-  const client = options.client ?? new CohereClientV2({ token: apiKey, ...(baseUrl ? { baseUrl } : {}) });
+  const client = options.client ?? new CohereClientV2({ token: apiKey, fetcher: cohereFetcher, ...(baseUrl ? { baseUrl } : {}) });
   const redact = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
 
   async function rerankBatch(query: string, texts: string[], offset: number, topN: number | undefined, signal: AbortSignal): Promise<RerankScore[]> {

@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { toChunkDocuments } from './chunk-documents.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
@@ -57,7 +57,7 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
     lengthFunction = (text: string) => text.length,
   } = options;
   if (!Array.isArray(chunkSizes) || chunkSizes.length < 2) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'chunkSizes',
       message: 'must list at least two chunk sizes, largest first (e.g. [1024, 256])',
@@ -66,7 +66,7 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
   chunkSizes.forEach((chunkSize, index) => {
     assertChunkSizes(COMPONENT, chunkSize, chunkOverlap);
     if (index > 0 && chunkSize >= chunkSizes[index - 1]) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: 'chunkSizes',
         message: `must be strictly decreasing, got ${chunkSizes.join(', ')}`,

@@ -2,12 +2,13 @@ import { APICallError, embedMany, type EmbeddingModel } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import type { Document } from '../document/document.ts';
 import { ComponentError } from '../errors/component-error.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { VectorStore } from '../retrieval/vector-store.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { contentHash } from './content-hash.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
-import type { IngestionManifest } from './ingestion-manifest.ts';
+import { INGESTION_MANIFEST_METHODS, type IngestionManifest } from './ingestion-manifest.ts';
+import { removeStaleChunks } from './remove-stale-chunks.ts';
 import { retryWithBackoff } from './retry-with-backoff.ts';
 import { assertDocuments } from './validate-options.ts';
 import { assertFunction, assertInteger, assertOptionsObject, assertPositiveFinite } from '../util/assert-options.ts';
@@ -25,10 +26,13 @@ export interface IngestOptions {
   splitter?: DocumentSplitter;
   /** Any AI SDK embedding model (or gateway model id). */
   embeddingModel: EmbeddingModel;
-  store: Pick<VectorStore, 'add'>;
+  /** With a `manifest`, the store must also have `delete`. */
+  store: Pick<VectorStore, 'add'> & Partial<Pick<VectorStore, 'delete'>>;
   /**
    * Makes re-ingestion idempotent: chunks whose id and `contentHash` it already
-   * records are skipped. Without it, every chunk is embedded and added.
+   * records are skipped, and the chunks a document had and its new version no
+   * longer has are deleted from the store. Without it, every chunk is embedded
+   * and added, and nothing is deleted.
    */
   manifest?: IngestionManifest;
   /** Chunks per `embedMany` call and per `store.add`. Default 64. */
@@ -62,6 +66,8 @@ export interface IngestResult {
   /** Unchanged since a previous ingestion, repeated within this one, or blank. */
   readonly skipped: number;
   readonly failed: number;
+  /** Chunks of earlier versions of these documents that the new versions no longer have, deleted (with a manifest). */
+  readonly deleted: number;
   readonly durationMs: number;
   /** One per failed batch, with `onBatchError: 'continue'`. */
   readonly errors: readonly ComponentError[];
@@ -74,9 +80,11 @@ const COMPONENT = 'ingest';
  * concurrency, retries with exponential backoff, a timeout per attempt) and adds
  * them with their embeddings to the vector store. Every chunk gets a
  * `contentHash` in its metadata; with a `manifest`, unchanged chunks are skipped,
- * so re-running an ingestion costs no embeddings.
+ * so re-running an ingestion costs no embeddings, and a document's chunks that
+ * its new version no longer has are deleted, so a shortened document leaves no
+ * stale chunks behind.
  *
- * Errors: bad options throw `InvalidArgumentError` before anything is called; a
+ * Errors: bad options throw `AdvisorArgumentError` before anything is called; a
  * failed embedding (after retries), store or manifest call becomes a
  * `ComponentError` for `embedding-model`, `vector-store` or `ingestion-manifest`;
  * an abort rejects with the signal's reason.
@@ -97,14 +105,14 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
   const { abortSignal, onProgress, manifest } = settings;
   abortSignal?.throwIfAborted();
 
-  const chunks = settings.splitter ? await settings.splitter.split(settings.documents) : settings.documents;
-  assertDocuments(COMPONENT, chunks);
+  const { chunks, chunkIdsByDocument } = await splitByDocument(settings.documents, settings.splitter);
   onProgress?.({ phase: 'split', done: settings.documents.length, total: settings.documents.length });
 
   const unique = uniqueHashedChunks(chunks);
   const signal = abortSignal ?? new AbortController().signal;
+  const call = <T>(component: string, operation: string, run: (signal: AbortSignal) => Promise<T>) => callStore(component, operation, settings, signal, run);
   const recorded = manifest
-    ? await callStore('ingestion-manifest', 'getContentHashes', settings, signal, () =>
+    ? await call('ingestion-manifest', 'getContentHashes', () =>
         manifest.getContentHashes(unique.map((chunk) => chunk.id)),
       )
     : new Map<string, string>();
@@ -118,7 +126,7 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
   }
   let embedded = 0;
   let added = 0;
-  let failed = 0;
+  const failedChunkIds = new Set<string>();
   const errors: ComponentError[] = [];
   onProgress?.({ phase: 'embed', done: 0, total: pending.length });
   onProgress?.({ phase: 'store', done: 0, total: pending.length });
@@ -140,8 +148,8 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
       added += batch.length;
       onProgress?.({ phase: 'store', done: added, total: pending.length });
     } catch (error) {
-      if (settings.onBatchError === 'continue' && error instanceof ComponentError && !batchSignal.aborted) {
-        failed += batch.length;
+      if (settings.onBatchError === 'continue' && ComponentError.isInstance(error) && !batchSignal.aborted) {
+        for (const chunk of batch) failedChunkIds.add(chunk.id);
         errors.push(error);
         return;
       }
@@ -149,11 +157,16 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
     }
   });
 
+  // With a manifest, the options check made sure the store can delete.
+  const store = settings.store as Pick<VectorStore, 'delete'>;
+  const deleted = manifest ? await removeStaleChunks({ chunkIdsByDocument, failedChunkIds, manifest, store, batchSize: settings.batchSize, call }) : 0;
+
   return {
     chunks: chunks.length,
     added,
-    skipped: chunks.length - added - failed,
-    failed,
+    skipped: chunks.length - added - failedChunkIds.size,
+    failed: failedChunkIds.size,
+    deleted,
     durationMs: performance.now() - startedAt,
     errors,
   };
@@ -204,17 +217,15 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
   assertDocuments(COMPONENT, settings.documents);
   const model: unknown = settings.embeddingModel;
   if (typeof model !== 'string' && (model == null || typeof (model as { doEmbed?: unknown }).doEmbed !== 'function')) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'embeddingModel',
       message: 'must be an AI SDK embedding model or a model id',
     });
   }
-  requireMethods('store', settings.store, ['add']);
+  requireMethods('store', settings.store, settings.manifest === undefined ? ['add'] : ['add', 'delete']);
   if (settings.splitter !== undefined) requireMethods('splitter', settings.splitter, ['split']);
-  if (settings.manifest !== undefined) {
-    requireMethods('manifest', settings.manifest, ['getContentHashes', 'setContentHashes']);
-  }
+  if (settings.manifest !== undefined) requireMethods('manifest', settings.manifest, INGESTION_MANIFEST_METHODS);
   assertInteger(COMPONENT, 'batchSize', settings.batchSize, { min: 1 });
   assertInteger(COMPONENT, 'concurrency', settings.concurrency, { min: 1 });
   assertInteger(COMPONENT, 'maxRetries', settings.maxRetries, { min: 0 });
@@ -222,7 +233,7 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
   assertPositiveFinite(COMPONENT, 'embeddingTimeoutMs', settings.embeddingTimeoutMs);
   assertPositiveFinite(COMPONENT, 'storeTimeoutMs', settings.storeTimeoutMs);
   if (settings.onBatchError !== 'throw' && settings.onBatchError !== 'continue') {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'onBatchError',
       message: `must be "throw" or "continue", got ${String(settings.onBatchError)}`,
@@ -230,7 +241,7 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
   }
   if (settings.onProgress !== undefined) assertFunction(COMPONENT, 'onProgress', settings.onProgress);
   if (settings.abortSignal !== undefined && !(settings.abortSignal instanceof AbortSignal)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'must be an AbortSignal' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'must be an AbortSignal' });
   }
   return settings;
 }
@@ -244,12 +255,34 @@ function requireMethods(argument: string, value: unknown, methods: readonly stri
     (method) => value == null || typeof (value as Record<string, unknown>)[method] !== 'function',
   );
   if (missing.length > 0) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument,
       message: `must have the method${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
     });
   }
+}
+
+/**
+ * Splits each document on its own, so every chunk is known to belong to the
+ * document it came from (the manifest's record of a document's chunks).
+ */
+async function splitByDocument(
+  documents: readonly Document[],
+  splitter: DocumentSplitter | undefined,
+): Promise<{ chunks: Document[]; chunkIdsByDocument: Map<string, string[]> }> {
+  const chunks: Document[] = [];
+  const chunkIdsByDocument = new Map<string, string[]>();
+  for (const document of documents) {
+    const documentChunks = splitter ? await splitter.split([document]) : [document];
+    assertDocuments(COMPONENT, documentChunks);
+    chunks.push(...documentChunks);
+    // A document given twice keeps the chunks of both.
+    const ids = new Set(chunkIdsByDocument.get(document.id));
+    for (const chunk of documentChunks) ids.add(chunk.id);
+    chunkIdsByDocument.set(document.id, [...ids]);
+  }
+  return { chunks, chunkIdsByDocument };
 }
 
 /**
@@ -263,7 +296,7 @@ function uniqueHashedChunks(chunks: readonly Document[]): Document[] {
     const previous = byId.get(chunk.id);
     if (previous === undefined) byId.set(chunk.id, hashed);
     else if (previous.metadata.contentHash !== hashed.metadata.contentHash) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: 'documents',
         message: `two chunks share the id "${chunk.id}" but differ in content; ids must be unique`,

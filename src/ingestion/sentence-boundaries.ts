@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from './text-ranges.ts';
 
 export interface SentenceSegmentationOptions {
@@ -17,16 +17,16 @@ export interface SentenceSegmentationOptions {
 export function sentenceBoundary(component: string, options: SentenceSegmentationOptions): TextBoundary {
   const { locale, splitOnSemicolon = false } = options;
   if (locale !== undefined && typeof locale !== 'string') {
-    throw new InvalidArgumentError({ component, argument: 'locale', message: 'must be a BCP 47 language tag' });
+    throw new AdvisorArgumentError({ component, argument: 'locale', message: 'must be a BCP 47 language tag' });
   }
   if (typeof splitOnSemicolon !== 'boolean') {
-    throw new InvalidArgumentError({ component, argument: 'splitOnSemicolon', message: 'must be a boolean' });
+    throw new AdvisorArgumentError({ component, argument: 'splitOnSemicolon', message: 'must be a boolean' });
   }
   let segmenter: Intl.Segmenter;
   try {
     segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
   } catch (error) {
-    throw new InvalidArgumentError({ component, argument: 'locale', message: (error as Error).message });
+    throw new AdvisorArgumentError({ component, argument: 'locale', message: (error as Error).message });
   }
   const cjkSentenceEnd = splitOnSemicolon ? /[。！？；]+[」』”’）]*/g : /[。！？]+[」』”’）]*/g;
   return (text) => {

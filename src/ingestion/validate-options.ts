@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocuments } from '../document/require-document.ts';
 import { assertInteger } from '../util/assert-options.ts';
@@ -8,7 +8,7 @@ export function assertChunkSizes(component: string, chunkSize: unknown, chunkOve
   assertInteger(component, 'chunkSize', chunkSize, { min: 1 });
   assertInteger(component, 'chunkOverlap', chunkOverlap, { min: 0 });
   if (chunkOverlap >= chunkSize) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument: 'chunkOverlap',
       message: `must be smaller than chunkSize (${chunkSize}), got ${chunkOverlap}`,
@@ -22,7 +22,7 @@ export function assertSeparators(component: string, separators: unknown): void {
     separators.length === 0 ||
     !separators.every((separator) => typeof separator === 'string' || separator instanceof RegExp)
   ) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument: 'separators',
       message: 'must be a non-empty array of strings or regular expressions',

@@ -4,8 +4,9 @@ import type { Document } from '../document/document.ts';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { requireDocuments } from '../document/require-document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
+import { redactSecrets } from '../security/redact-secrets.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
@@ -17,7 +18,11 @@ export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
 export type QdrantPayloadIndexType = 'keyword' | 'integer' | 'float' | 'bool' | 'datetime' | 'text' | 'uuid';
 
 export interface QdrantVectorStoreOptions {
-  /** A configured client. Give either `client` or `url` (with `apiKey` for Qdrant Cloud). */
+  /**
+   * A configured client. Give either `client` or `url` (with `apiKey` for Qdrant Cloud). Create it with
+   * `timeout: Infinity`, as the store does for its own: a client with a finite timeout replaces each request's
+   * abort signal with its own, so an aborted search would hold its connection until that timeout.
+   */
   readonly client?: QdrantClient;
   readonly url?: string;
   readonly apiKey?: string;
@@ -90,16 +95,28 @@ const INDEX_TYPES: readonly QdrantPayloadIndexType[] = ['keyword', 'integer', 'f
 export function createQdrantVectorStore(options: QdrantVectorStoreOptions): QdrantVectorStore {
   const config = validateOptions(options);
   const { collection, embeddingModel, batchSize, timeoutMs, maxRetries, sparse, name } = config;
-  const target = config.url ? `Qdrant at ${config.url}` : 'Qdrant';
-  const client =
-    options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: timeoutMs, checkCompatibility: false });
+  // The URL may carry `user:password@`; messages and operation names show it without the password.
+  const target = config.url ? `Qdrant at ${redactSecrets(config.url)}` : 'Qdrant';
+  // No client timeout: each call's deadline and abort arrive as its own signal (see callQdrant).
+  const client = options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: Infinity, checkCompatibility: false });
+  const api = client.api();
   const redact = (text: string) => (options.apiKey ? text.split(options.apiKey).join('[redacted]') : text);
 
-  async function callQdrant<T>(operation: string, abortSignal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+  /**
+   * One REST call under the deadline and the caller's signal, handed to the request itself so that an abort or a
+   * timeout closes the connection at once (the client's own methods take no signal).
+   */
+  async function callQdrant<T>(
+    operation: string,
+    abortSignal: AbortSignal | undefined,
+    run: (init: { signal: AbortSignal }) => Promise<{ data: { result?: T } }>,
+  ): Promise<T> {
     try {
-      return await callWithTimeout({ component: COMPONENT, operation: `${operation} on ${target}`, timeoutMs, abortSignal, run });
+      const response = await callWithTimeout({ component: COMPONENT, operation: `${operation} on ${target}`, timeoutMs, abortSignal, run: (signal) => run({ signal }) });
+      if (response.data.result === undefined) throw new Error('Qdrant answered without a result');
+      return response.data.result;
     } catch (error) {
-      if (error instanceof AdvisorError || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
+      if (AdvisorError.isInstance(error) || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
       throw new ComponentError({ component: COMPONENT, operation, message: redact(`${describeError(error)} (${target}, collection "${collection}")`), cause: error });
     }
   }
@@ -109,9 +126,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   /** The collection's dense vector size, or undefined when the collection does not exist yet. */
   function readDimension(abortSignal?: AbortSignal): Promise<number | undefined> {
     dimension ??= (async () => {
-      const { exists } = await callQdrant('collection exists', undefined, () => client.collectionExists(collection));
+      const { exists } = await callQdrant('collection exists', undefined, (init) => api.collectionExists({ collection_name: collection }, init));
       if (!exists) return undefined;
-      const info = await callQdrant('get collection', undefined, () => client.getCollection(collection));
+      const info = await callQdrant('get collection', undefined, (init) => api.getCollection({ collection_name: collection }, init));
       return checkCollectionShape(info, config);
     })();
     const pending = dimension;
@@ -140,11 +157,15 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   async function createCollection(size: number): Promise<number> {
     const dense: Schemas['VectorParams'] = { size, distance: config.distance };
     try {
-      await callQdrant('create collection', undefined, () =>
-        client.createCollection(collection, {
-          vectors: config.vectorName ? { [config.vectorName]: dense } : dense,
-          ...(sparse ? { sparse_vectors: { [sparse.vectorName]: { modifier: sparse.modifier } } } : {}),
-        }),
+      await callQdrant('create collection', undefined, (init) =>
+        api.createCollection(
+          {
+            collection_name: collection,
+            vectors: config.vectorName ? { [config.vectorName]: dense } : dense,
+            ...(sparse ? { sparse_vectors: { [sparse.vectorName]: { modifier: sparse.modifier } } } : {}),
+          },
+          init,
+        ),
       );
     } catch (error) {
       // Another writer may have created it first; its shape decides.
@@ -154,8 +175,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       return existing;
     }
     for (const [key, type] of Object.entries(config.payloadIndexes)) {
-      await callQdrant('create payload index', undefined, () =>
-        client.createPayloadIndex(collection, { field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true }),
+      await callQdrant('create payload index', undefined, (init) =>
+        api.createFieldIndex({ collection_name: collection, field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true }, init),
       );
     }
     dimension = Promise.resolve(size);
@@ -164,7 +185,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
   function checkDimension(actual: number, expected: number, what: string): void {
     if (actual !== expected) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: 'embedding',
         message: `${what} has ${actual} dimensions but collection "${collection}" expects ${expected}`,
@@ -188,7 +209,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     try {
       return await callWithTimeout({ component: 'embedding-model', operation, timeoutMs, abortSignal, run });
     } catch (error) {
-      if (error instanceof AdvisorError || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
+      if (AdvisorError.isInstance(error) || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
       throw new ComponentError({ component: 'embedding-model', operation, cause: error });
     }
   }
@@ -220,14 +241,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       }));
       for (let start = 0; start < points.length; start += batchSize) {
         const batch = points.slice(start, start + batchSize);
-        await callQdrant('upsert points', abortSignal, () => client.upsert(collection, { wait: true, points: batch }));
+        await callQdrant('upsert points', abortSignal, (init) => api.upsertPoints({ collection_name: collection, wait: true, points: batch }, init));
       }
     },
 
     async delete(ids, deleteOptions = {}) {
       const abortSignal = deleteOptions.abortSignal;
       if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id === '')) {
-        throw new InvalidArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of non-empty document ids' });
+        throw new AdvisorArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of non-empty document ids' });
       }
       if (ids.length === 0) return;
       abortSignal?.throwIfAborted();
@@ -235,7 +256,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const pointIds = [...new Set(ids)].map(toPointId);
       for (let start = 0; start < pointIds.length; start += batchSize) {
         const points = pointIds.slice(start, start + batchSize);
-        await callQdrant('delete points', abortSignal, () => client.delete(collection, { wait: true, points }));
+        await callQdrant('delete points', abortSignal, (init) => api.deletePoints({ collection_name: collection, wait: true, points }, init));
       }
     },
 
@@ -267,7 +288,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
             with_payload: true,
           }
         : { query: vector, using: config.vectorName, filter: qdrantFilter, score_threshold: minScore, limit: topK, with_payload: true };
-      const { points } = await callQdrant('query points', abortSignal, () => client.query(collection, body));
+      const { points } = await callQdrant('query points', abortSignal, (init) => api.queryPoints({ collection_name: collection, ...body }, init));
       return points.map((point, index) => toDocument(point, index + 1, query, name, hybrid));
     },
   };
@@ -305,7 +326,7 @@ function checkCollectionShape(info: Schemas['CollectionInfo'], config: Validated
     ? (vectors as Record<string, Schemas['VectorParams']> | undefined)?.[config.vectorName]
     : (vectors as Schemas['VectorParams'] | undefined);
   if (!params || typeof params.size !== 'number') {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'vectorName',
       message: config.vectorName
@@ -314,14 +335,14 @@ function checkCollectionShape(info: Schemas['CollectionInfo'], config: Validated
     });
   }
   if (config.sparse && !info.config.params.sparse_vectors?.[config.sparse.vectorName]) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'sparse.vectorName',
       message: `collection "${config.collection}" has no sparse vector named "${config.sparse.vectorName}"`,
     });
   }
   if (config.dimensions !== undefined && params.size !== config.dimensions) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'dimensions',
       message: `collection "${config.collection}" has ${params.size} dimensions but the store was configured with ${config.dimensions}`,
@@ -364,8 +385,8 @@ interface ValidatedOptions {
   readonly name: string;
 }
 
-function invalid(argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component: COMPONENT, argument, message });
+function invalid(argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component: COMPONENT, argument, message });
 }
 
 function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {

@@ -1,5 +1,5 @@
 import type { Schemas } from '@qdrant/js-client-rest';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filter/filter-expression.ts';
 
 export type QdrantFilter = Schemas['Filter'];
@@ -42,7 +42,7 @@ const RANGE_BOUNDS: Record<Exclude<ComparisonOperator, '==' | '!='>, 'gt' | 'gte
 export function toQdrantFilter(filter: FilterExpression, options: ToQdrantFilterOptions = {}): QdrantFilter {
   const keyPrefix = options.keyPrefix ?? '';
   if (typeof keyPrefix !== 'string') {
-    throw new InvalidArgumentError({ component: 'filter', argument: 'keyPrefix', message: 'expected a string' });
+    throw new AdvisorArgumentError({ component: 'filter', argument: 'keyPrefix', message: 'expected a string' });
   }
   const condition = convert(filter, keyPrefix, 0);
   return isFilter(condition) ? condition : { must: [condition] };
@@ -50,7 +50,7 @@ export function toQdrantFilter(filter: FilterExpression, options: ToQdrantFilter
 
 function convert(filter: FilterExpression, keyPrefix: string, depth: number): QdrantCondition {
   if (depth > 256) {
-    throw new InvalidArgumentError({ component: 'filter', argument: 'filter', message: 'filter is nested too deeply' });
+    throw new AdvisorArgumentError({ component: 'filter', argument: 'filter', message: 'filter is nested too deeply' });
   }
   switch (filter?.type) {
     case 'compare':
@@ -73,7 +73,7 @@ function convert(filter: FilterExpression, keyPrefix: string, depth: number): Qd
     case 'not':
       return { must_not: [convert(filter.operand, keyPrefix, depth + 1)] };
     default:
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: 'filter',
         argument: 'filter',
         message: `unknown filter node type ${JSON.stringify((filter as { type?: unknown } | undefined)?.type)}`,
@@ -87,7 +87,7 @@ function convertComparison(key: string, operator: ComparisonOperator, value: Fil
   const bound = RANGE_BOUNDS[operator];
   if (typeof value === 'number' && Number.isFinite(value)) return { key, range: { [bound]: value } };
   if (typeof value === 'string' && isDateTime(value)) return { key, range: { [bound]: value } };
-  throw new InvalidArgumentError({
+  throw new AdvisorArgumentError({
     component: 'filter',
     argument: 'filter',
     message: `"${key} ${operator} ${JSON.stringify(value)}": Qdrant orders only numbers and RFC 3339 date-times (e.g. 2024-05-01T00:00:00Z)`,
@@ -97,7 +97,7 @@ function convertComparison(key: string, operator: ComparisonOperator, value: Fil
 function equals(key: string, value: FilterScalar): QdrantCondition {
   if (typeof value === 'number' && !Number.isSafeInteger(value)) {
     if (!Number.isFinite(value)) {
-      throw new InvalidArgumentError({ component: 'filter', argument: 'filter', message: `"${key}": ${value} is not a finite number` });
+      throw new AdvisorArgumentError({ component: 'filter', argument: 'filter', message: `"${key}": ${value} is not a finite number` });
     }
     return { key, range: { gte: value, lte: value } };
   }

@@ -1,1 +1,4 @@
-export { redactHeaders, redactSecrets } from './redact-secrets.ts';
+export { isSecretName } from './is-secret-name.ts';
+export { REDACTED, redactHeaders, redactSecrets } from './redact-secrets.ts';
+export { redactValue, type JsonValue, type RedactValueOptions } from './redact-value.ts';
+export { redactedErrorView } from './redacted-error-view.ts';

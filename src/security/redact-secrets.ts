@@ -1,33 +1,91 @@
-const REDACTED = '[REDACTED]';
+import { isSecretName, SECRET_NAME_SOURCE } from './is-secret-name.ts';
 
-/** Header names whose values are credentials. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|cookie|set-cookie|x-auth-token)$/i;
+/** What every redacted credential is replaced with. */
+export const REDACTED = '[REDACTED]';
 
 /**
- * Patterns of credentials that may end up in text: bearer tokens, provider
- * keys (OpenAI `sk-...`, Anthropic `sk-ant-...`, Qdrant/Cohere style keys in
- * `api_key=...`), basic-auth passwords in URLs.
+ * Credentials recognisable by their shape, each replaced by `$1[REDACTED]` so
+ * the kind of key stays visible (`gsk_[REDACTED]`) while the secret goes.
+ * Cohere, Mistral, Qdrant and AWS secret keys are plain alphanumerics with no
+ * prefix: they are caught by context instead (`Bearer`, `api-key: ...`, `apiKey=...`).
  */
-const SECRET_PATTERNS: readonly [RegExp, string][] = [
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
-  [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED],
-  [/\b((?:api[_-]?key|apikey|token|secret|password|authorization)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{4,}/gi, `$1${REDACTED}`],
-  [/(\/\/[^/\s:@]+:)[^@\s/]+@/g, `$1${REDACTED}@`],
+const KEY_FORMATS: readonly RegExp[] = [
+  // PEM private keys; a block cut before its END line is redacted as far as it goes.
+  /(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)[A-Za-z0-9+/=\s:,]*(?:-----END [A-Z ]{0,40}PRIVATE KEY-----)?/g,
+  // JWTs: three base64url segments, the header starting `eyJ` (`{"`).
+  /\b(eyJ)[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+  // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-), Anthropic (sk-ant-), OpenRouter (sk-or-), DeepSeek.
+  /\b(sk-)[A-Za-z0-9_-]{10,}/g,
+  // Groq.
+  /\b(gsk_)[A-Za-z0-9]{10,}/g,
+  // Google (Gemini, Vertex express mode, Maps).
+  /\b(AIza)[A-Za-z0-9_-]{20,}/g,
+  // AWS access key ids.
+  /\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+  // GitHub tokens (personal, OAuth, user-to-server, server-to-server, refresh, fine-grained).
+  /\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]{20,}/g,
+  // Slack tokens.
+  /\b(xox[abprs]-|xapp-)[A-Za-z0-9-]{10,}/g,
+  // Hugging Face.
+  /\b(hf_)[A-Za-z0-9]{20,}/g,
+  // xAI, Perplexity, Replicate.
+  /\b(xai-|pplx-|r8_)[A-Za-z0-9]{20,}/g,
+  // Stripe-style secret and restricted keys, as used by several gateways' billing APIs.
+  /\b([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}/g,
 ];
 
-/** Replaces credentials in free text (log lines, error messages) with `[REDACTED]`. */
+/** `scheme://user:password@host`: the password goes, the user stays. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)[^\s/?#]+@/gi;
+
+/**
+ * HTTP authorization credentials. Only `Bearer` is taken at its word; after
+ * `Basic` or `Token` the value must look like a credential (a digit, capital
+ * or one of `+/=_~` after its first character), so prose such as "Basic
+ * arithmetic." or "token counting" stays.
+ */
+const AUTHORIZATION_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi;
+const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
+
+/**
+ * `name=value`, `name: value`, `"name": "value"` (also JSON-escaped, as in a
+ * JSON body quoted inside an error message) where the name is a credential's.
+ * A quoted value is redacted whole (to the end of the line when its quote is
+ * never closed); an unquoted one up to a delimiter, keeping an authorization
+ * scheme word (`Authorization: Bearer [REDACTED]`). Values already redacted are
+ * left alone, so redacting twice changes nothing.
+ */
+const SCHEME = '(?:Bearer|Basic|Token|Digest)';
+const NAMED_VALUE = new RegExp(
+  String.raw`(?<![A-Za-z0-9_.-])(${SECRET_NAME_SOURCE})(\\?["']?\s*[:=]\s*)` +
+    String.raw`(?:(")(?:[^"\\\r\n]|\\.)*"?|(\\")(?:[^"\\\r\n]|\\(?!"))*(?:\\")?|(')[^'\r\n]*'?|(?!(?:${SCHEME}\s+)?\[REDACTED\])(${SCHEME}\s+)?(?:\[REDACTED\]|[^\s"'\\&,;}\]<>)])+)`,
+  'gi',
+);
+
+/**
+ * Replaces credentials in free text (log lines, error messages, provider
+ * error bodies) with `[REDACTED]`: provider key formats, JWTs, `Bearer`/`Basic`
+ * credentials, URL passwords and the values of credential-named fields in
+ * `key=value`, `key: value` and JSON text. Idempotent, and linear in the text's length.
+ */
 export function redactSecrets(text: string): string {
-  let redacted = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) redacted = redacted.replace(pattern, replacement);
-  return redacted;
+  let redacted = text.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  for (const format of KEY_FORMATS) redacted = redacted.replace(format, `$1${REDACTED}`);
+  redacted = redacted.replace(AUTHORIZATION_SCHEME, (match, scheme: string, space: string, credential: string) =>
+    scheme === 'Bearer' || LOOKS_LIKE_CREDENTIAL.test(credential.slice(1)) ? `${scheme}${space}${REDACTED}` : match,
+  );
+  return redacted.replace(NAMED_VALUE, (_match, name: string, separator: string, ...quotes: (string | undefined)[]) => {
+    const [doubleQuote, escapedQuote, singleQuote, scheme] = quotes;
+    const quote = doubleQuote ?? escapedQuote ?? singleQuote;
+    return quote === undefined ? `${name}${separator}${scheme ?? ''}${REDACTED}` : `${name}${separator}${quote}${REDACTED}${quote}`;
+  });
 }
 
-/** A copy of `headers` with credential headers masked. */
+/** A copy of `headers` with credential headers (`authorization`, `x-api-key`, `api-key`, `cookie`, ...) masked and other values redacted. */
 export function redactHeaders(
   headers: Readonly<Record<string, string | undefined>> | undefined,
 ): Record<string, string | undefined> | undefined {
   if (headers === undefined) return undefined;
   return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : value && redactSecrets(value)]),
+    Object.entries(headers).map(([name, value]) => [name, isSecretName(name) ? REDACTED : value && redactSecrets(value)]),
   );
 }

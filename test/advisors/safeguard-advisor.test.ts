@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { safeguardAdvisor } from '../../advisors/index.ts';
-import { createChatClient, InvalidArgumentError, type Advisor } from '../../src/index.ts';
+import { type Advisor, AdvisorArgumentError, createChatClient } from '../../src/index.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
 
 describe('safeguardAdvisor', () => {
@@ -62,7 +62,7 @@ describe('safeguardAdvisor', () => {
 
   it('validates its options', () => {
     expect(() => safeguardAdvisor({})).toThrow(/give blockedTerms, isBlocked, or both/);
-    expect(() => safeguardAdvisor({ blockedTerms: [''] })).toThrow(InvalidArgumentError);
+    expect(() => safeguardAdvisor({ blockedTerms: [''] })).toThrow(AdvisorArgumentError);
     expect(() => safeguardAdvisor({ blockedTerms: ['x'], scope: 'everything' as never })).toThrow(/scope/);
   });
 });

@@ -2,7 +2,7 @@ import { CohereClientV2 } from 'cohere-ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCohereReranker } from '../../src/cohere/create-cohere-reranker.ts';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
 import { startCohereFixture, type CohereFixture } from '../fixtures/cohere-fixture-server.ts';
 
@@ -98,7 +98,7 @@ describe('createCohereReranker over HTTP with the cohere-ai client', () => {
       if (saved.cohere !== undefined) process.env.COHERE_API_KEY = saved.cohere;
       if (saved.co !== undefined) process.env.CO_API_KEY = saved.co;
     }
-    expect(() => createCohereReranker({ apiKey: API_KEY, baseUrl: 'ftp://x' })).toThrow(InvalidArgumentError);
+    expect(() => createCohereReranker({ apiKey: API_KEY, baseUrl: 'ftp://x' })).toThrow(AdvisorArgumentError);
     expect(() => createCohereReranker({ apiKey: API_KEY, maxDocuments: 0 })).toThrow(/maxDocuments/);
     expect(() => createCohereReranker({ apiKey: API_KEY, model: '' })).toThrow(/model/);
   });

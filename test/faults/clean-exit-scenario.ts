@@ -30,8 +30,6 @@ await inMemory.add(documents);
 const qdrant = createQdrantVectorStore({ url: qdrantFixture.url, collection: 'exit', embeddingModel: openai.embedding('text-embedding-3-small'), maxRetries: 0, timeoutMs: 200 });
 await qdrant.add(documents);
 const memory = createChatMemory();
-// cohere-ai leaves its own request timer running when a request is aborted (makeRequest clears it only on
-// success), so an abandoned rerank holds the process for the reranker's timeoutMs: keep it short here.
 const reranker = createCohereReranker({ apiKey: 'co-key', baseUrl: cohereFixture.url, maxRetries: 0, timeoutMs: 1_000 });
 const chat = (rag: Parameters<typeof createChatClient>[0]['advisors']) =>
   createChatClient({ model: openai.chat('gpt-4o-mini'), maxRetries: 0, timeout: 300, advisors: [messageMemoryAdvisor({ memory }), ...(rag ?? [])] });
@@ -52,7 +50,7 @@ outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })]
 openaiFixture.enqueueEmbeddings({ type: 'embeddings', embeddings: [[1]], firstChunkDelayMs: 5_000 });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })])));
 cohereFixture.injectFault({ kind: 'delay', ms: 1_000, times: 1 });
-outcomes.push(await turn(chat([rerankRagAdvisor({ vectorStore: inMemory, reranker, recallK: 1, topN: 1, rerankTimeoutMs: 100 })])));
+outcomes.push(await turn(chat([rerankRagAdvisor({ vectorStore: inMemory, reranker, candidateK: 1, topK: 1, rerankTimeoutMs: 100 })])));
 qdrantFixture.injectFault({ kind: 'delay', ms: 1_000, times: 1 });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: qdrant })])));
 

@@ -106,7 +106,7 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
 
     expect(await fixture.requests.at(-1)!.ended).toBe('aborted');
     expect(response.outcome).toBe('error');
-    expect(response.error).toMatchObject({ name: 'TimeoutError', component: 'model' });
+    expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'model' });
     expect(await storedTurns(memory, conversationId)).toEqual(before);
   });
 
@@ -117,7 +117,7 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     const failure = await chat.generate({ prompt: 'How long do refunds take?', context: { conversationId }, timeout: 200 }).catch((error: unknown) => error);
 
     expect(await fixture.requests.at(-1)!.ended).toBe('aborted');
-    expect(failure).toMatchObject({ name: 'TimeoutError', component: 'model' });
+    expect(failure).toMatchObject({ name: 'AdvisorTimeoutError', component: 'model' });
     expect(await storedTurns(memory, conversationId)).toEqual(before);
   });
 });

@@ -109,14 +109,14 @@ describe('embedding model faults', () => {
     expect(await storedTurns(memory, conversationId)).toEqual(before);
   });
 
-  it('a slow embeddings endpoint times out with a TimeoutError of the embedding model, and the HTTP request is cancelled', async () => {
+  it('a slow embeddings endpoint times out with a AdvisorTimeoutError of the embedding model, and the HTTP request is cancelled', async () => {
     const { chat, memory, conversationId, before } = await chatWith(questionAnswerAdvisor({ vectorStore: await inMemoryStore(200) }));
     openaiFixture.enqueueEmbeddings({ type: 'embeddings', embeddings: [[1, 0]], firstChunkDelayMs: 5_000 });
 
     const { response, modelCalls } = await streamTurn(chat, conversationId);
 
     expect(response.outcome).toBe('error');
-    expect(response.error).toMatchObject({ name: 'TimeoutError', component: 'embedding-model' });
+    expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'embedding-model' });
     expect(modelCalls).toBe(0);
     expect(await openaiFixture.requests.at(-1)!.ended).toBe('aborted');
     expect(await storedTurns(memory, conversationId)).toEqual(before);
@@ -128,8 +128,8 @@ describe('reranker faults (Cohere over HTTP): the documented fallback to the ret
     rerankRagAdvisor({
       vectorStore: await inMemoryStore(),
       reranker: createCohereReranker({ apiKey: COHERE_KEY, baseUrl: cohereFixture.url, maxRetries: 0, timeoutMs: 5_000 }),
-      recallK: 3,
-      topN: 2,
+      candidateK: 3,
+      topK: 2,
       rerankTimeoutMs,
     });
 
@@ -191,14 +191,14 @@ describe('Qdrant faults', () => {
     expect(await storedTurns(memory, conversationId)).toEqual(before);
   });
 
-  it('Qdrant hanging: the search times out with a vector-store TimeoutError and the client closes its connection', async () => {
+  it('Qdrant hanging: the search times out with a vector-store AdvisorTimeoutError and the client closes its connection', async () => {
     const { chat, memory, conversationId, before } = await chatWith(questionAnswerAdvisor({ vectorStore: await qdrantStore(300) }));
     qdrantProxy.setMode('stall');
 
     const { response, modelCalls } = await streamTurn(chat, conversationId);
 
     expect(response.outcome).toBe('error');
-    expect(response.error).toMatchObject({ name: 'TimeoutError', component: 'vector-store' });
+    expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'vector-store' });
     expect(modelCalls).toBe(0);
     await expect.poll(() => qdrantProxy.clientClosedWhileStalled).toBeGreaterThan(0);
     expect(await storedTurns(memory, conversationId)).toEqual(before);

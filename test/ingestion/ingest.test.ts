@@ -2,7 +2,7 @@ import { APICallError } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { ComponentError, InvalidArgumentError } from '../../src/errors/index.ts';
+import { ComponentError, AdvisorArgumentError } from '../../src/errors/index.ts';
 import {
   createInMemoryIngestionManifest,
   createRecursiveCharacterSplitter,
@@ -305,7 +305,7 @@ describe('ingest', () => {
       await expect(
         ingest({ documents, embeddingModel: model, store, ...override } as never),
         JSON.stringify(override),
-      ).rejects.toBeInstanceOf(InvalidArgumentError);
+      ).rejects.toBeInstanceOf(AdvisorArgumentError);
     }
     expect(calls).toEqual([]);
     expect(store.added).toEqual([]);

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { createRecursiveCharacterSplitter, createTokenSplitter } from '../../src/ingestion/index.ts';
 
 const paragraphs = [
@@ -69,7 +69,7 @@ describe('createRecursiveCharacterSplitter', () => {
   });
 
   it('validates its options', () => {
-    expect(() => createRecursiveCharacterSplitter({ chunkSize: 0 })).toThrow(InvalidArgumentError);
+    expect(() => createRecursiveCharacterSplitter({ chunkSize: 0 })).toThrow(AdvisorArgumentError);
     expect(() => createRecursiveCharacterSplitter({ chunkSize: 10, chunkOverlap: 10 })).toThrow(/chunkOverlap/);
     expect(() => createRecursiveCharacterSplitter({ chunkSize: 10, separators: [] })).toThrow(/separators/);
     expect(() => createRecursiveCharacterSplitter({ chunkSize: 10, chunkSiz: 3 } as never)).toThrow(/chunkSiz/);

@@ -2,8 +2,8 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { ComponentError } from '../../src/errors/component-error.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
-import { TimeoutError } from '../../src/errors/timeout-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
+import { AdvisorTimeoutError } from '../../src/errors/advisor-timeout-error.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
 import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
 import { toPointId } from '../../src/qdrant/point-id.ts';
@@ -152,7 +152,7 @@ describe('createQdrantVectorStore', () => {
     const mismatched = createQdrantVectorStore({ url: fixture.url, collection, embeddingModel: createTopicEmbeddingModel(3) });
     const upsertsBefore = requestsTo(collection, '/points', 'PUT').length;
     const error = await mismatched.add(documents.slice(1, 2)).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toBeInstanceOf(AdvisorArgumentError);
     expect((error as Error).message).toMatch(/3 dimensions/);
     expect((error as Error).message).toMatch(/expects 4/);
     expect(requestsTo(collection, '/points', 'PUT')).toHaveLength(upsertsBefore);
@@ -199,7 +199,7 @@ describe('createQdrantVectorStore', () => {
     await expect(vectorStore.search({ query: 'cat' })).rejects.toBeInstanceOf(ComponentError);
 
     fixture.injectFault({ kind: 'delay', ms: 600, path: /points\/query$/, times: 1 });
-    await expect(vectorStore.search({ query: 'cat' })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(vectorStore.search({ query: 'cat' })).rejects.toBeInstanceOf(AdvisorTimeoutError);
 
     expect((await vectorStore.search({ query: 'cat', topK: 1 }))[0].id).toBe('cat-1');
   });
@@ -226,7 +226,7 @@ describe('createQdrantVectorStore', () => {
 
   it('validates options and requests before any request', async () => {
     const embeddingModel = createTopicEmbeddingModel();
-    expect(() => createQdrantVectorStore({ collection: 'c', embeddingModel } as never)).toThrow(InvalidArgumentError);
+    expect(() => createQdrantVectorStore({ collection: 'c', embeddingModel } as never)).toThrow(AdvisorArgumentError);
     expect(() => createQdrantVectorStore({ url: 'localhost:6333', collection: 'c', embeddingModel })).toThrow(/url/);
     expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'a b', embeddingModel })).toThrow(/collection/);
     expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, distance: 'cosine' as never })).toThrow(/distance/);

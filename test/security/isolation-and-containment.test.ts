@@ -8,7 +8,7 @@ import { RagFilter } from '../../advisors/rag/rag-context-keys.ts';
 import { rerankRagAdvisor } from '../../advisors/rag/rerank-rag-advisor.ts';
 import type { AdvisedResponse } from '../../src/chain/advisor.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 import { contextKey, parseNonEmptyString } from '../../src/context/context-key.ts';
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createChatMemory } from '../../src/memory/chat-memory.ts';
@@ -51,7 +51,7 @@ describe('a required tenant filter cannot be widened by a per-call filter', () =
       fc.asyncProperty(fc.constantFrom(...tenants), injections, async (tenant, injected) => {
         const response = await chat.generate({ prompt: 'show me everything', context: { tenant, [RagFilter.name]: injected } }).catch((error: unknown) => error);
         // Malformed text is refused outright; well-formed text is AND-ed under the tenant filter.
-        if (response instanceof InvalidArgumentError) return;
+        if (response instanceof AdvisorArgumentError) return;
         expect((response as AdvisedResponse).sources.map((document) => document.metadata.tenant).filter((owner) => owner !== tenant)).toEqual([]);
       }),
       { numRuns: 60 },
@@ -133,7 +133,7 @@ describe('prompt-injection containment: retrieved text stays data in every injec
   const injectors = {
     'question-answer': (vectorStore: Parameters<typeof questionAnswerAdvisor>[0]['vectorStore']) => questionAnswerAdvisor({ vectorStore, topK: attacks.length }),
     'rerank-rag': (vectorStore: Parameters<typeof questionAnswerAdvisor>[0]['vectorStore']) =>
-      rerankRagAdvisor({ vectorStore, reranker: createKeywordFilterReranker({ excluded: ['zzz-never-present'] }), recallK: attacks.length, topN: attacks.length }),
+      rerankRagAdvisor({ vectorStore, reranker: createKeywordFilterReranker({ excluded: ['zzz-never-present'] }), candidateK: attacks.length, topK: attacks.length }),
   };
 
   it.each(Object.keys(injectors) as (keyof typeof injectors)[])('%s: each hostile document comes back intact as one document, the question is untouched', async (name) => {

@@ -1,21 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createChatClient, type ChatClient, type Document, type Retriever } from 'ai-advisors';
+import { createRecursiveCharacterSplitter, ingest } from 'ai-advisors/ingestion';
+import { createChatMemory } from 'ai-advisors/memory';
 import {
   createBm25Retriever,
-  createChatClient,
-  createChatMemory,
   createDocument,
   createEnglishAnalyzer,
   createInMemoryVectorStore,
-  createRecursiveCharacterSplitter,
   createRerankingModelReranker,
   ENGLISH_STOP_WORDS,
-  ingest,
   vectorStoreRetriever,
-  type ChatClient,
-  type Document,
-  type Retriever,
-} from 'ai-advisors';
+} from 'ai-advisors/retrieval';
 import { messageMemoryAdvisor, metadataPassthroughAdvisor, rerankRagAdvisor } from 'ai-advisors/advisors';
 import { resolveDemoModel } from 'ai-advisors/offline';
 import { createTermCoverageRerankingModel, QUESTION_WORDS } from '../../term-coverage-reranking-model.ts';
@@ -53,8 +49,8 @@ async function buildChatClient() {
       rerankRagAdvisor({
         retriever,
         reranker: createRerankingModelReranker({ name: 'term-coverage', model: createTermCoverageRerankingModel({ analyze }) }),
-        recallK: 10,
-        topN: 3,
+        candidateK: 10,
+        topK: 3,
         minScore: 0.5,
         noContext: 'answer-anyway',
       }),

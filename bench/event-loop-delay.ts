@@ -1,0 +1,69 @@
+/**
+ * Event-loop delay during chat turns whose stored history holds one huge
+ * (50 MB) message, next to the same turns over an ordinary history, with a
+ * token window. A window must not re-read or re-count what it will not send:
+ * the huge message is older than the window, so a turn should cost the same
+ * either way.
+ *
+ * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=5 to change the size)
+ */
+import os from 'node:os';
+import { messageMemoryAdvisor } from '../advisors/index.ts';
+import { createChatClient } from '../src/index.ts';
+import { createChatMemory, tokenWindow } from '../src/memory/index.ts';
+import { mockModel, textParts } from '../test/helpers/mock-models.ts';
+
+const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
+const TURNS = Number(process.env.TURNS ?? 5);
+
+async function measure(withHugeMessage: boolean) {
+  const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });
+  const conversationId = withHugeMessage ? 'huge' : 'ordinary';
+  const filler = withHugeMessage ? 'lorem ipsum '.repeat((HUGE_MB * 1_000_000) / 12) : 'lorem ipsum '.repeat(100);
+  await memory.appendTurn(conversationId, [{ role: 'user', content: filler }, { role: 'assistant', content: 'Noted.' }]);
+  for (let turn = 0; turn < 30; turn++) {
+    await memory.appendTurn(conversationId, [{ role: 'user', content: `Question ${turn}?` }, { role: 'assistant', content: `Answer ${turn}.` }]);
+  }
+  const chat = createChatClient({ model: mockModel([textParts(['Fine.'])]), advisors: [messageMemoryAdvisor({ memory })] });
+  await chat.generate({ prompt: 'warm up', context: { conversationId } });
+
+  const lateness = watchEventLoop();
+  let busy = 0;
+  for (let turn = 0; turn < TURNS; turn++) {
+    const turnStarted = performance.now();
+    await chat.generate({ prompt: `Turn ${turn}`, context: { conversationId } });
+    busy += performance.now() - turnStarted;
+    // Let timers run between turns, as a server's other requests would.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const perTurn = busy / TURNS;
+  const delays = lateness.stop();
+  return {
+    history: withHugeMessage ? `one ${HUGE_MB} MB message + 30 turns` : '31 ordinary turns',
+    perTurnMs: perTurn.toFixed(1),
+    maxEventLoopDelayMs: Math.max(0, ...delays).toFixed(1),
+  };
+}
+
+/** How late a 5 ms interval timer fires: the time the event loop was blocked. */
+function watchEventLoop() {
+  const delays: number[] = [];
+  let expected = performance.now() + 5;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    delays.push(now - expected);
+    expected = now + 5;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(timer);
+      return delays;
+    },
+  };
+}
+
+console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+const ordinary = await measure(false);
+const huge = await measure(true);
+console.table([ordinary, huge]);
+console.log(`turn time ratio (huge / ordinary): ${(Number(huge.perTurnMs) / Number(ordinary.perTurnMs)).toFixed(2)}x`);

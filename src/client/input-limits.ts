@@ -1,0 +1,56 @@
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { measureSize } from '../util/measure-size.ts';
+
+/**
+ * Size limits on what a caller sends in one request, counted as the
+ * characters of every string (text, data URLs, base64 file data, tool
+ * inputs) plus the bytes of binary data. A request over a limit is refused
+ * before any advisor or model runs.
+ */
+export interface InputLimits {
+  /** Largest single message. Default 1,000,000 (about 1 MB of text). */
+  readonly maxMessageSize?: number;
+  /** Largest request: all messages (or the prompt) together. Default 4,000,000. */
+  readonly maxInputSize?: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: Required<InputLimits> = { maxMessageSize: 1_000_000, maxInputSize: 4_000_000 };
+
+export function resolveInputLimits(limits: InputLimits | undefined, component: string): Required<InputLimits> {
+  if (limits === undefined) return DEFAULT_INPUT_LIMITS;
+  if (limits === null || typeof limits !== 'object') {
+    throw new AdvisorArgumentError({ component, argument: 'limits', message: 'expected an object' });
+  }
+  const resolved = { ...DEFAULT_INPUT_LIMITS, ...limits };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!(name in DEFAULT_INPUT_LIMITS)) {
+      throw new AdvisorArgumentError({ component, argument: `limits.${name}`, message: `unknown limit; known: ${Object.keys(DEFAULT_INPUT_LIMITS).join(', ')}` });
+    }
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new AdvisorArgumentError({ component, argument: `limits.${name}`, message: `expected a positive integer, got ${String(value)}` });
+    }
+  }
+  return resolved;
+}
+
+/** Throws when one of `messages` or all of them together exceed the limits. Call after `checkNesting` (it recurses). */
+export function checkInputSize(
+  messages: readonly unknown[],
+  { component, argument, limits }: { component: string; argument: string; limits: Required<InputLimits> },
+): void {
+  let total = 0;
+  messages.forEach((message, index) => {
+    const size = measureSize(message);
+    if (size > limits.maxMessageSize) {
+      throw new AdvisorArgumentError({
+        component,
+        argument: messages.length === 1 && argument === 'prompt' ? argument : `${argument}[${index}]`,
+        message: `is too large (${size} characters; limits.maxMessageSize is ${limits.maxMessageSize})`,
+      });
+    }
+    total += size;
+  });
+  if (total > limits.maxInputSize) {
+    throw new AdvisorArgumentError({ component, argument, message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})` });
+  }
+}

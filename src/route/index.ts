@@ -1,0 +1,1 @@
+export { chatRoute, type ChatRequestBody, type ChatRouteErrorPhase, type ChatRouteOptions } from './chat-route.ts';

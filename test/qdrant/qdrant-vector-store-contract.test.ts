@@ -1,0 +1,20 @@
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
+import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
+import { describeVectorStoreContract } from '../vector-store/vector-store-contract.ts';
+
+let fixture: QdrantFixture;
+let counter = 0;
+
+beforeAll(async () => {
+  fixture = await startQdrantFixture();
+});
+afterAll(() => fixture.close());
+afterEach(() => {
+  // Every request the store sent must be valid by Qdrant's OpenAPI specification.
+  expect(fixture.violations).toEqual([]);
+});
+
+describeVectorStoreContract('Qdrant (fixture server)', ({ embeddingModel, dimensions }) =>
+  createQdrantVectorStore({ url: fixture.url, collection: `contract_${++counter}`, embeddingModel, dimensions }),
+);
