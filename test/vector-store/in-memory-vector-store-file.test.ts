@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUnitVectors, seededRandom } from '../../bench/vector/random-vectors.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createInMemoryVectorStore, type InMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import {
@@ -79,11 +79,11 @@ describe('saving and loading an in-memory vector store', () => {
     const notAStore = join(directory, 'not-a-store.aivs');
     await writeFile(notAStore, 'hello world');
 
-    await expect(loadInMemoryVectorStore(notAStore)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(loadInMemoryVectorStore(notAStore)).rejects.toBeInstanceOf(AdvisorArgumentError);
     expect(() => deserializeInMemoryVectorStore(bytes.subarray(0, bytes.length - 4))).toThrow(/expected \d+ bytes/);
     const corruptHeader = bytes.slice();
     corruptHeader[10] = 0x7b;
-    expect(() => deserializeInMemoryVectorStore(corruptHeader)).toThrow(InvalidArgumentError);
+    expect(() => deserializeInMemoryVectorStore(corruptHeader)).toThrow(AdvisorArgumentError);
   });
 
   it('refuses a store it did not create and a missing path', async () => {

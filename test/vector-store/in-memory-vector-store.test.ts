@@ -2,7 +2,7 @@ import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/vector/random-vectors.ts';
 import type { Document } from '../../src/document/document.ts';
-import { ComponentError, InvalidArgumentError, TimeoutError } from '../../src/errors/index.ts';
+import { ComponentError, AdvisorArgumentError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import { and, eq, gte, isIn } from '../../src/filter/filter-builder.ts';
 import { matchesFilter } from '../../src/filter/match-filter.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
@@ -189,7 +189,7 @@ describe('createInMemoryVectorStore', () => {
     const store = createInMemoryVectorStore();
     await store.add([{ id: 'a', text: '', metadata: {}, embedding: [1, 0] }]);
     await expect(store.search({ vector: [1, 0], filter: { type: 'compare', key: 'x' } as unknown as FilterExpression })).rejects.toBeInstanceOf(
-      InvalidArgumentError,
+      AdvisorArgumentError,
     );
   });
 
@@ -241,7 +241,7 @@ describe('createInMemoryVectorStore', () => {
         ])
         .catch((caught: unknown) => caught);
 
-      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error).toBeInstanceOf(AdvisorArgumentError);
       expect((error as Error).message).toMatch(/4 dimensions.*3-dimensional/);
       expect(store.size).toBe(1);
     });
@@ -265,7 +265,7 @@ describe('createInMemoryVectorStore', () => {
 
     it('rejects vectors that have no direction or are not finite', async () => {
       const store = createInMemoryVectorStore();
-      await expect(store.add([{ id: 'a', text: '', metadata: {}, embedding: [0, 0] }])).rejects.toBeInstanceOf(InvalidArgumentError);
+      await expect(store.add([{ id: 'a', text: '', metadata: {}, embedding: [0, 0] }])).rejects.toBeInstanceOf(AdvisorArgumentError);
       await expect(store.add([{ id: 'a', text: '', metadata: {}, embedding: [1, Number.NaN] }])).rejects.toThrow(/component 1 is NaN/);
       expect(store.size).toBe(0);
     });
@@ -277,7 +277,7 @@ describe('createInMemoryVectorStore', () => {
       ['an embedding that is not an array', { id: 'a', text: '', metadata: {}, embedding: '1,2' }],
     ])('rejects a document with %s', async (_, document) => {
       const store = createInMemoryVectorStore();
-      await expect(store.add([document as unknown as Document])).rejects.toBeInstanceOf(InvalidArgumentError);
+      await expect(store.add([document as unknown as Document])).rejects.toBeInstanceOf(AdvisorArgumentError);
     });
   });
 
@@ -362,7 +362,7 @@ describe('createInMemoryVectorStore', () => {
     it('times out a model that does not answer', async () => {
       const model = new MockEmbeddingModelV4({ doEmbed: () => new Promise(() => {}) });
       const store = createInMemoryVectorStore({ embeddingModel: model, embeddingTimeoutMs: 20 });
-      await expect(store.search({ query: 'x' })).rejects.toBeInstanceOf(TimeoutError);
+      await expect(store.search({ query: 'x' })).rejects.toBeInstanceOf(AdvisorTimeoutError);
     });
 
     it('honours the abort signal, also while the model is working, and stores nothing', async () => {
@@ -392,7 +392,7 @@ describe('createInMemoryVectorStore', () => {
       [{ embeddingModel: 42 }, 'embeddingModel'],
       [{ dimension: 3 }, 'dimension'],
     ])('rejects options %j', (options, argument) => {
-      expect(() => createInMemoryVectorStore(options as never)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument }));
+      expect(() => createInMemoryVectorStore(options as never)).toThrow(expect.objectContaining({ name: 'AdvisorArgumentError', argument }));
     });
 
     it.each([
@@ -404,7 +404,7 @@ describe('createInMemoryVectorStore', () => {
       [{ vector: [0, 0] }, 'vector'],
     ])('rejects search request %j', async (request, argument) => {
       const store = createInMemoryVectorStore({ dimensions: 2 });
-      await expect(store.search(request as never)).rejects.toMatchObject({ name: 'InvalidArgumentError', argument });
+      await expect(store.search(request as never)).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument });
     });
   });
 });

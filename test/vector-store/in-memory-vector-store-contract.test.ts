@@ -1,0 +1,7 @@
+import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
+import { describeVectorStoreContract } from './vector-store-contract.ts';
+
+describeVectorStoreContract('in-memory', ({ embeddingModel, dimensions }) => createInMemoryVectorStore({ embeddingModel, dimensions }));
+describeVectorStoreContract('in-memory, int8 quantized', ({ embeddingModel, dimensions }) =>
+  createInMemoryVectorStore({ embeddingModel, dimensions, quantization: 'int8' }),
+);
