@@ -1,22 +1,30 @@
 import type { ModelMessage } from 'ai';
-import type { AdvisedRequest, Advisor } from '../../src/chain/advisor.ts';
-import { answerDirectly, streamDirectAnswer } from '../../src/chain/answer-directly.ts';
-import { userText } from '../../src/chain/request-text.ts';
-import { AdvisorContext } from '../../src/context/advisor-context.ts';
-import { dedupeDocuments } from '../../src/document/dedupe-documents.ts';
-import type { Document } from '../../src/document/document.ts';
-import type { FilterExpression } from '../../src/filter/filter-expression.ts';
-import { withRequiredFilter } from '../../src/filter/with-required-filter.ts';
-import type { RetrieveOptions, Retriever } from '../../src/retrieval/retriever.ts';
-import { createDocumentInjector, replaceLastUserText, type DocumentInjector, type DocumentInjectorOptions } from './document-injector.ts';
-import { checkNoContextOptions, renderNoContextTemplate, type NoContextOptions } from './no-context-policy.ts';
+import type { AdvisedRequest, Advisor } from '../../src/index.ts';
+import { answerDirectly, streamDirectAnswer } from '../../src/index.ts';
+import { userText } from '../../src/index.ts';
+import { AdvisorContext } from '../../src/index.ts';
+import { dedupeDocuments } from '../../src/retrieval/index.ts';
+import type { Document } from '../../src/index.ts';
+import type { FilterExpression } from '../../src/index.ts';
+import { withRequiredFilter } from '../../src/filter/index.ts';
+import type { RetrieveOptions, Retriever } from '../../src/index.ts';
+import {
+  createDocumentInjector,
+  replaceLastUserText,
+  type DocumentInjector,
+  type DocumentInjectorOptions,
+} from './injection/document-injector.ts';
+import { checkNoContextOptions, renderNoContextTemplate, type NoContextOptions } from './injection/no-context-policy.ts';
 import { RagMinScore, RagTopK } from './rag-context-keys.ts';
 import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { documentRefs, type RetrievalTrace } from './retrieval-trace.ts';
-import { checkOrder, invalidOption } from './validate-rag-options.ts';
+import { checkFiniteNumber } from '../../src/extension/index.ts';
+import { invalidOption } from './validate-rag-options.ts';
 
-/** Options shared by the RAG advisors. */
+/** Options shared by the RAG pipeline and its presets. */
 export interface RagAdvisorCommonOptions extends DocumentInjectorOptions, NoContextOptions {
+  /** The advisor's name; its metadata appears under it. Default: `retrieval-augmentation`, `question-answer` or `rerank-rag`. */
+  readonly name?: string;
   /** The advisor's own filter (e.g. the tenant), always AND-ed with the per-call `RagFilter`. */
   readonly filter?: RagFilterOption;
   /** Replaces the default injector (then `template` and `metadataKeys` may not be given). */
@@ -26,7 +34,17 @@ export interface RagAdvisorCommonOptions extends DocumentInjectorOptions, NoCont
 }
 
 /** Keys of {@link RagAdvisorCommonOptions}, for unknown-option checks. */
-export const RAG_COMMON_OPTION_KEYS = ['filter', 'injector', 'order', 'template', 'metadataKeys', 'noContext', 'noContextTemplate', 'noContextAnswer'];
+export const RAG_COMMON_OPTION_KEYS = [
+  'name',
+  'filter',
+  'injector',
+  'order',
+  'template',
+  'metadataKeys',
+  'noContext',
+  'noContextTemplate',
+  'noContextAnswer',
+];
 
 /** One run of an advisor's retrieval stage. */
 export interface RetrievalStageCall {
@@ -59,8 +77,8 @@ export interface RagAdvisor extends Advisor {
 }
 
 /**
- * The part all RAG advisors share: read the per-call settings, run the
- * retrieval stage, then add the documents to the turn's `sources` (deduped by
+ * The advisor around the RAG pipeline's retrieval stage: read the per-call
+ * settings, run the retrieval stage, then add the documents to the turn's `sources` (deduped by
  * id) and inject all sources into the last user message or, when the turn has
  * no source at all, apply the no-context policy; record documents and trace
  * in the metadata under `name`.
@@ -75,7 +93,7 @@ export function createRagAdvisor({
   options: RagAdvisorCommonOptions;
   retrieve: (call: RetrievalStageCall) => Promise<RetrievalStageResult>;
 }): RagAdvisor {
-  const order = checkOrder(options.order ?? 0, name);
+  const order = checkFiniteNumber(options.order ?? 0, { component: name, argument: 'order' });
   const injector = resolveInjector(options, name);
   const { noContext, noContextTemplate, noContextAnswer } = checkNoContextOptions(options, name);
   const requestFilter = createRequestFilter(options.filter, name);
@@ -115,7 +133,15 @@ export function createRagAdvisor({
       const context = new AdvisorContext();
       const required = requestFilter(context);
       const filter = required === undefined ? options.filter : withRequiredFilter(required, options.filter);
-      const { documents } = await retrieve({ query, history: [], context, abortSignal: options.abortSignal, topK: options.topK, minScore: options.minScore, filter });
+      const { documents } = await retrieve({
+        query,
+        history: [],
+        context,
+        abortSignal: options.abortSignal,
+        topK: options.topK,
+        minScore: options.minScore,
+        filter,
+      });
       return documents;
     },
   };
@@ -139,8 +165,10 @@ function resolveInjector(options: RagAdvisorCommonOptions, component: string): D
   const { injector, template, metadataKeys } = options;
   if (injector === undefined) return createDocumentInjector({ template, metadataKeys });
   if (template !== undefined || metadataKeys !== undefined) {
-    throw invalidOption(component, 'injector', 'give either `injector` or `template`/`metadataKeys`, not both');
+    throw invalidOption({ component, argument: 'injector' }, 'give either `injector` or `template`/`metadataKeys`, not both');
   }
-  if (injector === null || typeof injector.inject !== 'function') throw invalidOption(component, 'injector', 'expected an object with an inject(request, documents) method');
+  if (injector === null || typeof injector.inject !== 'function') {
+    throw invalidOption({ component, argument: 'injector' }, 'expected an object with an inject(request, documents) method');
+  }
   return injector;
 }

@@ -1,6 +1,6 @@
-import { contextKey } from '../../src/context/context-key.ts';
-import type { FilterExpression } from '../../src/filter/filter-expression.ts';
-import { resolveFilter } from '../../src/filter/resolve-filter.ts';
+import { contextKey } from '../../src/index.ts';
+import type { FilterExpression } from '../../src/index.ts';
+import { resolveFilter } from '../../src/filter/index.ts';
 
 const MAX_TOP_K = 1000;
 
@@ -20,7 +20,7 @@ export const RagFilter = contextKey<FilterExpression | string>('ragFilter', {
   },
 });
 
-/** Per-call override of how many documents a RAG advisor injects. */
+/** Per-call override of `topK`, how many documents a RAG advisor injects (each retriever recalls at least as many). */
 export const RagTopK = contextKey<number>('ragTopK', {
   parse(value) {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_TOP_K) {
@@ -30,7 +30,7 @@ export const RagTopK = contextKey<number>('ragTopK', {
   },
 });
 
-/** Per-call override of a RAG advisor's score threshold (the retriever's scale; the reranker's for the rerank advisor). */
+/** Per-call override of `minScore`, a RAG advisor's score threshold: of the retrievers' scores, or of the rerank score when the advisor reranks. */
 export const RagMinScore = contextKey<number>('ragMinScore', {
   parse(value) {
     if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`expected a finite number, got ${String(value)}`);

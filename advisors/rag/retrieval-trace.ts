@@ -1,5 +1,6 @@
-import type { Document } from '../../src/document/document.ts';
-import type { RerankWithFallbackResult } from '../../src/rerank/rerank-with-fallback.ts';
+import type { Document } from '../../src/index.ts';
+import { redactSecrets } from '../../src/extension/index.ts';
+import type { RerankWithFallbackResult } from '../../src/retrieval/index.ts';
 
 /** A document as the trace shows it: its id and the score of the stage that produced it. */
 export interface DocumentRef {
@@ -7,11 +8,15 @@ export interface DocumentRef {
   readonly score?: number;
 }
 
+/** Longest query or error message a trace holds; longer ones are cut, so a huge question cannot make a huge trace. */
+export const MAX_TRACE_TEXT_LENGTH = 500;
+
 export interface RerankTrace {
   readonly reranker: string;
+  /** The query reranked with, cut to {@link MAX_TRACE_TEXT_LENGTH} characters. */
   readonly query: string;
   readonly scores: readonly DocumentRef[];
-  /** Present when the reranker failed or timed out and the retrieval order was kept. */
+  /** Present when the reranker failed or timed out and the retrieval order was kept; the message is redacted and cut. */
   readonly fallback?: { readonly reason: 'error' | 'timeout'; readonly message: string };
 }
 
@@ -21,15 +26,18 @@ export interface RerankTrace {
  * JSON-serialisable, so it can travel to a UI as message metadata.
  */
 export interface RetrievalTrace {
-  /** The user's text the retrieval started from. */
-  readonly query: string;
-  /** Each transformer's output, in order. */
-  readonly transformations: readonly { readonly transformer: string; readonly queries: readonly string[] }[];
-  /** The queries searched with. */
+  /**
+   * Every query text of the turn, each once, cut to {@link MAX_TRACE_TEXT_LENGTH}
+   * characters: first the user's text the retrieval started from, then what
+   * the transformers made of it. Transformations, routes and hits name a
+   * query by its index here.
+   */
   readonly queries: readonly string[];
+  /** Each transformer's output, in order, as indexes into `queries`. */
+  readonly transformations: readonly { readonly transformer: string; readonly queries: readonly number[] }[];
   /** The retrievers chosen for each query, and whether the router fell back. */
   readonly routes: readonly {
-    readonly query: string;
+    readonly query: number;
     readonly router: string;
     readonly retrievers: readonly string[];
     readonly fallback?: string;
@@ -37,14 +45,14 @@ export interface RetrievalTrace {
   }[];
   /** Every retriever call: what it returned (or how it failed) and how long it took. */
   readonly hits: readonly {
-    readonly query: string;
+    readonly query: number;
     readonly retriever: string;
     readonly count: number;
     readonly documents: readonly DocumentRef[];
     readonly ms: number;
     readonly error?: string;
   }[];
-  /** The aggregated (fused) ranking before reranking cuts and post-processing. */
+  /** The fused ranking of every retrieved candidate, before reranking, post-processing and the `topK` cut. */
   readonly fused: readonly (DocumentRef & { readonly rank: number })[];
   readonly rerank?: RerankTrace;
   /** Documents retrieved but not injected, with the stage that dropped them. */
@@ -69,10 +77,39 @@ export function rerankTrace(reranker: string, query: string, result: RerankWithF
   const { fallback } = result;
   return {
     reranker,
-    query,
+    query: traceText(query),
     scores: fallback === undefined ? documentRefs(result.documents) : [],
-    ...(fallback && { fallback: { reason: fallback.reason, message: fallback.error instanceof Error ? fallback.error.message : String(fallback.error) } }),
+    ...(fallback && {
+      fallback: {
+        reason: fallback.reason,
+        message: traceText(redactSecrets(fallback.error instanceof Error ? fallback.error.message : String(fallback.error))),
+      },
+    }),
   };
+}
+
+/** `text` cut to {@link MAX_TRACE_TEXT_LENGTH} characters, so a huge query is held once, by the trace itself, not by every stage. */
+export function traceText(text: string): string {
+  return text.length > MAX_TRACE_TEXT_LENGTH ? `${text.slice(0, MAX_TRACE_TEXT_LENGTH)}…` : text;
+}
+
+/**
+ * Collects the distinct query texts of a trace, cut to size, and hands out
+ * their indexes: the user's query first.
+ */
+export function createTraceQueries(original: string) {
+  const texts: string[] = [];
+  const indexes = new Map<string, number>();
+  const indexOf = (query: string): number => {
+    let index = indexes.get(query);
+    if (index === undefined) {
+      index = texts.push(traceText(query)) - 1;
+      indexes.set(query, index);
+    }
+    return index;
+  };
+  indexOf(original);
+  return { indexOf, texts };
 }
 
 /** Measures stages in milliseconds, rounded to 0.1 ms. */

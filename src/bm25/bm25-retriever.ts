@@ -1,7 +1,7 @@
 import { requireDocuments } from '../document/require-document.ts';
 import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
 import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
@@ -72,16 +72,16 @@ export function createBm25Retriever({
 
 export function validateRetrieverSettings({ name, analyzer, k1, b }: { name: unknown; analyzer: unknown; k1: unknown; b: unknown }): void {
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'name', message: `expected a non-empty string, got ${describeValue(name)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'name', message: `expected a non-empty string, got ${describeValue(name)}` });
   }
   if (typeof analyzer !== 'function') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'analyzer', message: `expected a function (text) => string[], got ${describeValue(analyzer)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'analyzer', message: `expected a function (text) => string[], got ${describeValue(analyzer)}` });
   }
   if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'k1', message: `expected a finite number >= 0, got ${String(k1)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'k1', message: `expected a finite number >= 0, got ${String(k1)}` });
   }
   if (typeof b !== 'number' || !(b >= 0 && b <= 1)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'b', message: `expected a number from 0 to 1, got ${String(b)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'b', message: `expected a number from 0 to 1, got ${String(b)}` });
   }
 }
 
@@ -102,7 +102,7 @@ export function assembleBm25Retriever({
   const analyze = (text: string, argument: string): string[] => {
     const terms = analyzer(text);
     if (!Array.isArray(terms)) {
-      throw new InvalidArgumentError({ component: COMPONENT, argument, message: `the analyzer returned ${describeValue(terms)} instead of an array of strings` });
+      throw new AdvisorArgumentError({ component: COMPONENT, argument, message: `the analyzer returned ${describeValue(terms)} instead of an array of strings` });
     }
     return terms;
   };
@@ -124,14 +124,14 @@ export function assembleBm25Retriever({
 
     delete(ids) {
       if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
-        throw new InvalidArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of document ids (strings)' });
+        throw new AdvisorArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of document ids (strings)' });
       }
       for (const id of ids) index.delete(id);
     },
 
     async retrieve(query, options: RetrieveOptions = {}) {
       if (typeof query !== 'string') {
-        throw new InvalidArgumentError({ component: COMPONENT, argument: 'query', message: `expected a string, got ${describeValue(query)}` });
+        throw new AdvisorArgumentError({ component: COMPONENT, argument: 'query', message: `expected a string, got ${describeValue(query)}` });
       }
       const { topK = DEFAULT_TOP_K, minScore = -Infinity, filter, abortSignal } = validateRetrieveOptions(options);
       abortSignal?.throwIfAborted();
@@ -167,17 +167,17 @@ const acceptAll = () => true;
 
 function validateRetrieveOptions(options: unknown): RetrieveOptions {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'options', message: `expected an object, got ${describeValue(options)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'options', message: `expected an object, got ${describeValue(options)}` });
   }
   const { topK, minScore, filter, abortSignal } = options as RetrieveOptions;
   if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
   }
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'minScore', message: `expected a number, got ${String(minScore)}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'minScore', message: `expected a number, got ${String(minScore)}` });
   }
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'expected an AbortSignal' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'expected an AbortSignal' });
   }
   return { topK, minScore, abortSignal, filter: filter === undefined ? undefined : validateFilterExpression(filter) };
 }

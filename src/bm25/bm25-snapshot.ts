@@ -1,5 +1,5 @@
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Analyzer } from './analyzer.ts';
 import { createBm25Index } from './bm25-index.ts';
 import {
@@ -57,7 +57,7 @@ export function loadBm25Retriever(snapshot: Bm25Snapshot | string, { analyzer }:
   const { name, k1, b, terms, documents } = validateSnapshot(parsed);
   const chosenAnalyzer = analyzer ?? BUILT_IN_ANALYZERS.get(parsed.analyzer);
   if (chosenAnalyzer === undefined) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'analyzer',
       message: `the snapshot was built with analyzer "${parsed.analyzer}"; pass that same analyzer as options.analyzer`,
@@ -74,7 +74,7 @@ function parseSnapshotText(text: string): Bm25Snapshot {
   try {
     return JSON.parse(text) as Bm25Snapshot;
   } catch (cause) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'snapshot',
       message: `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`,
@@ -84,7 +84,7 @@ function parseSnapshotText(text: string): Bm25Snapshot {
 
 function validateSnapshot(snapshot: unknown): Bm25Snapshot {
   const fail = (argument: string, message: string): never => {
-    throw new InvalidArgumentError({ component: COMPONENT, argument, message });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
   };
   if (snapshot === null || typeof snapshot !== 'object') fail('snapshot', `expected an object, got ${describeValue(snapshot)}`);
   const { format, version, analyzer, terms, documents } = snapshot as Bm25Snapshot;

@@ -16,6 +16,9 @@ export interface EnglishAnalyzerOptions {
  * split, possessive removal, lowercase, stop words, Porter stemmer). Chinese and
  * Japanese characters, which it cannot segment, become one term each, as in
  * Lucene's StandardTokenizer; use `createMultilingualAnalyzer` for such text.
+ * Punctuation, CJK and full-width punctuation included (`。`, `《`, `！`), never
+ * becomes a term. A word longer than `MAX_TERM_LENGTH` (255, Lucene's
+ * `maxTokenLength`) is split into 255-character terms, as Lucene splits it.
  *
  * @example
  * const analyze = createEnglishAnalyzer({ stopWords: [] });

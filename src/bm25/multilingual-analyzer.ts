@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Analyzer } from './analyzer.ts';
 import { CJK_STOP_WORDS } from './cjk-stop-words.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
 import { createEnglishWordNormalizer } from './english-word-normalizer.ts';
-import { scanWords } from './scan-words.ts';
+import { MAX_TERM_LENGTH, scanWords, splitLongWord } from './scan-words.ts';
 import { validateAnalyzerText, validateStemming, validateStopWords } from './validate-analyzer-options.ts';
 
 /** Half-width and full-width forms (`ＡＩ`, `ｶﾀｶﾅ`), which NFKC folds to their usual forms. */
@@ -52,7 +52,9 @@ export function createMultilingualAnalyzer({
       },
       (run) => {
         for (const { segment, isWordLike } of segmenter.segment(run)) {
-          if (isWordLike && !cjkStopSet.has(segment)) terms.push(segment);
+          if (!isWordLike || cjkStopSet.has(segment)) continue;
+          if (segment.length > MAX_TERM_LENGTH) splitLongWord(segment, (piece) => terms.push(piece));
+          else terms.push(segment);
         }
       },
     );
@@ -67,7 +69,7 @@ function createSegmenter(locale: string): Intl.Segmenter {
   try {
     return new Intl.Segmenter(locale, { granularity: 'word' });
   } catch (cause) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'multilingual-analyzer',
       argument: 'locale',
       message: `${JSON.stringify(locale)} is not a valid BCP 47 locale (${cause instanceof Error ? cause.message : String(cause)})`,

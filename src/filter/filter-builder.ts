@@ -1,5 +1,5 @@
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from './filter-expression.ts';
 import { COMPARISON_OPERATORS, validateFilterKey, validateFilterScalar, validateFilterScalars } from './validate-filter.ts';
 
@@ -69,7 +69,7 @@ export function not(operand: FilterExpression): FilterExpression {
 /** A comparison with an operator chosen at run time, e.g. from a UI. */
 export function compare(key: string, operator: ComparisonOperator, value: FilterScalar): FilterExpression {
   if (!COMPARISON_OPERATORS.has(operator)) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'filter',
       argument: 'operator',
       message: `expected one of ${[...COMPARISON_OPERATORS].join(' ')}, got ${describeValue(operator)}`,
@@ -84,7 +84,7 @@ function membership(key: string, values: readonly FilterScalar[], negated: boole
 
 function junction(type: 'and' | 'or', operands: FilterExpression[]): FilterExpression {
   if (operands.length === 0) {
-    throw new InvalidArgumentError({ component: 'filter', argument: 'operands', message: `${type}() needs at least one operand` });
+    throw new AdvisorArgumentError({ component: 'filter', argument: 'operands', message: `${type}() needs at least one operand` });
   }
   operands.forEach((operand, index) => requireExpression(operand, `operands[${index}]`));
   if (operands.length === 1) return operands[0];
@@ -95,7 +95,7 @@ const NODE_TYPES: ReadonlySet<unknown> = new Set(['compare', 'in', 'is-null', 'a
 
 function requireExpression(operand: unknown, argument: string): FilterExpression {
   if (operand === null || typeof operand !== 'object' || !NODE_TYPES.has((operand as { type?: unknown }).type)) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'filter',
       argument,
       message: `expected a filter expression, got ${describeValue(operand)}`,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 const EXCERPT_RADIUS = 30;
 
@@ -7,7 +7,7 @@ const EXCERPT_RADIUS = 30;
  * text; the message names what was expected there and shows an excerpt with a
  * caret under that position.
  */
-export class FilterParseError extends InvalidArgumentError {
+export class FilterParseError extends AdvisorArgumentError {
   readonly index: number;
   readonly expected: string;
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from './filter-expression.ts';
 
 /**
@@ -35,7 +35,7 @@ export function matchesFilter(filter: FilterExpression, metadata: Readonly<Recor
     case 'not':
       return !matchesFilter(filter.operand, metadata);
     default:
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: 'filter',
         argument: 'filter',
         message: `unknown filter node type ${JSON.stringify((filter as { type?: unknown }).type)}`,

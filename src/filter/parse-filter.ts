@@ -1,8 +1,8 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { and, compare, isNotNull, isNull, isIn, not, notIn, or } from './filter-builder.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from './filter-expression.ts';
 import { FilterParseError } from './filter-parse-error.ts';
-import { FILTER_KEYWORDS } from './filter-syntax.ts';
+import { FILTER_KEYWORDS, filterKeyword } from './filter-syntax.ts';
 import { tokenizeFilter, type FilterToken } from './tokenize-filter.ts';
 import { COMPARISON_OPERATORS, MAX_FILTER_DEPTH } from './validate-filter.ts';
 
@@ -12,24 +12,39 @@ export const MAX_FILTER_LENGTH = 10_000;
 const EXPECTED_OPERATOR = 'an operator (==, !=, >, >=, <, <=, IN, NIN, NOT IN, IS NULL, IS NOT NULL)';
 const EXPECTED_VALUE = 'a value (a quoted string, a number, true or false)';
 const EXPECTED_PREDICATE = 'a key, NOT or "("';
+const INTEGER_LITERAL = /^\d+$/;
 
 /**
- * Parses filter text in Spring AI's grammar into a {@link FilterExpression}.
+ * Parses filter text in Spring AI's grammar into a {@link FilterExpression},
+ * accepting everything Spring's `FilterExpressionTextParser` accepts with the
+ * same meaning.
  *
  * Comparisons `== != > >= < <=`, `IN [..]`, `NIN [..]` / `NOT IN [..]`,
  * `IS NULL`, `IS NOT NULL`, combined with `AND`/`&&`, `OR`/`||`, `NOT` and
- * parentheses; precedence NOT > AND > OR. Keys are identifiers, dotted paths
- * (`author.name`) or quoted strings; values are quoted strings (single or
- * double quotes, backslash escapes), numbers and `true`/`false`. Keywords are
- * case-insensitive. Malformed text throws {@link FilterParseError} naming the
- * position and what was expected there.
+ * parentheses, optionally after a leading `WHERE`. AND binds tighter than OR;
+ * as in Spring, `NOT` applies to everything after it up to the closing
+ * parenthesis or the end (`NOT a == 1 AND b == 2` negates both), so write
+ * `(NOT a == 1) AND b == 2` to negate one comparison. Keywords are written all
+ * upper or all lower case (`AND`, `and`); `And` is a key.
+ *
+ * Keys are identifiers, dotted paths (`author.name`) or quoted strings. Values
+ * are quoted strings, numbers (`-15.6`, `+20.13`, `.5`, `5.`, `3L`, `1e-7`) and
+ * `true`/`false`. Strings use single or double quotes; a backslash escapes the
+ * string's own quote and another backslash (`'it\'s'`, `'C:\\'`), and any
+ * other backslash stays as written (`'C:\temp'` is `C:\temp`, `'\d+'` is `\d+`).
+ *
+ * Beyond Spring, keys may be Unicode and have more than two segments, and
+ * numbers may have an exponent. Text longer than {@link MAX_FILTER_LENGTH} or
+ * nested deeper than `MAX_FILTER_DEPTH` is refused, and so is a blank quoted
+ * key. Malformed text throws {@link FilterParseError} naming the position and
+ * what was expected there.
  *
  * @example
  * parseFilter("author.name == 'Ada' && (year >= 2020 OR tags IN ['ai', 'ml'])");
  */
 export function parseFilter(text: string): FilterExpression {
   if (typeof text !== 'string') {
-    throw new InvalidArgumentError({ component: 'filter', argument: 'filter text', message: `expected a string, got ${typeof text}` });
+    throw new AdvisorArgumentError({ component: 'filter', argument: 'filter text', message: `expected a string, got ${typeof text}` });
   }
   if (text.length > MAX_FILTER_LENGTH) {
     throw new FilterParseError({
@@ -50,11 +65,16 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
   const advance = (): FilterToken => tokens[position++];
 
   const fail = (token: FilterToken, expected: string): never => {
-    throw new FilterParseError({ text, index: token.index, expected, problem: `expected ${expected} but found ${describe(token)}` });
+    throw new FilterParseError({
+      text,
+      index: token.index,
+      expected,
+      problem: `expected ${expected} but found ${describe(token)}${keywordCaseHint(token)}`,
+    });
   };
 
   const isKeyword = (token: FilterToken, keyword: string): boolean =>
-    token.kind === 'word' && token.text.toLowerCase() === keyword;
+    token.kind === 'word' && filterKeyword(token.text) === keyword;
 
   const isPunctuation = (token: FilterToken, punctuation: string): boolean =>
     token.kind === 'punctuation' && token.text === punctuation;
@@ -94,7 +114,8 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
     }
     if (isKeyword(token, 'not')) {
       advance();
-      return not(parseUnary(depth + 1));
+      // Spring's grammar gives NOT the lowest precedence: its operand runs to the end of the group.
+      return not(parseDisjunction(depth + 1));
     }
     if (isPunctuation(token, '(')) {
       advance();
@@ -112,7 +133,7 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
       advance();
       return token.value;
     }
-    if (token.kind === 'word' && !FILTER_KEYWORDS.has(token.text.toLowerCase())) {
+    if (token.kind === 'word' && filterKeyword(token.text) === undefined) {
       advance();
       return token.text;
     }
@@ -144,7 +165,13 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
 
   const parseValue = (): FilterScalar => {
     const token = peek();
-    if (token.kind === 'string' || token.kind === 'number') {
+    if (token.kind === 'punctuation' && (token.text === '-' || token.text === '+')) {
+      advance();
+      const magnitude = parseNumber(`a number after "${token.text}"`);
+      return token.text === '-' ? -magnitude : magnitude;
+    }
+    if (token.kind === 'number') return parseNumber(EXPECTED_VALUE);
+    if (token.kind === 'string') {
       advance();
       return token.value;
     }
@@ -153,6 +180,16 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
       return isKeyword(token, 'true');
     }
     return fail(token, EXPECTED_VALUE);
+  };
+
+  const parseNumber = (expected: string): number => {
+    const token = peek();
+    if (token.kind !== 'number') return fail(token, expected);
+    advance();
+    // Spring lexes the L of a long as a token of its own, so `5 L` is a long too.
+    const suffix = peek();
+    if (INTEGER_LITERAL.test(token.literal) && suffix.kind === 'word' && (suffix.text === 'l' || suffix.text === 'L')) advance();
+    return token.value;
   };
 
   const parseList = (): FilterScalar[] => {
@@ -168,6 +205,7 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
 
   return {
     parse(): FilterExpression {
+      if (isKeyword(peek(), 'where')) advance();
       const expression = parseDisjunction(1);
       if (peek().kind !== 'end') fail(peek(), 'AND, OR or the end of the filter');
       return expression;
@@ -182,8 +220,13 @@ function describe(token: FilterToken): string {
     case 'string':
       return `the string ${JSON.stringify(token.value.length > 20 ? `${token.value.slice(0, 20)}...` : token.value)}`;
     case 'number':
-      return `the number ${token.value}`;
+      return `the number ${token.literal}`;
     default:
       return `"${token.text}"`;
   }
+}
+
+function keywordCaseHint(token: FilterToken): string {
+  if (token.kind !== 'word' || filterKeyword(token.text) !== undefined || !FILTER_KEYWORDS.has(token.text.toLowerCase())) return '';
+  return ` (keywords are written all upper or all lower case: ${token.text.toUpperCase()} or ${token.text.toLowerCase()})`;
 }

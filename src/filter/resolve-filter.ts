@@ -1,5 +1,5 @@
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from './filter-expression.ts';
 import { parseFilter } from './parse-filter.ts';
 import { validateFilterExpression } from './validate-filter.ts';
@@ -16,7 +16,7 @@ export function resolveFilter(input: FilterExpression | string | null | undefine
   if (input === undefined || input === null) return undefined;
   if (typeof input === 'string') return input.trim() === '' ? undefined : parseFilter(input);
   if (typeof input === 'object') return validateFilterExpression(input);
-  throw new InvalidArgumentError({
+  throw new AdvisorArgumentError({
     component: 'filter',
     argument: 'filter',
     message: `expected filter text or a filter expression object, got ${describeValue(input)}`,

@@ -1,31 +1,44 @@
 import { FilterParseError } from './filter-parse-error.ts';
-import { BARE_KEY_PATTERN } from './filter-syntax.ts';
 
-export type FilterPunctuation = '==' | '!=' | '>=' | '<=' | '>' | '<' | '&&' | '||' | '(' | ')' | '[' | ']' | ',';
+export type FilterPunctuation =
+  | '=='
+  | '!='
+  | '>='
+  | '<='
+  | '>'
+  | '<'
+  | '&&'
+  | '||'
+  | '('
+  | ')'
+  | '['
+  | ']'
+  | ','
+  | '-'
+  | '+';
 
 export type FilterToken =
   | { readonly kind: 'word'; readonly text: string; readonly index: number }
   | { readonly kind: 'string'; readonly value: string; readonly index: number }
-  | { readonly kind: 'number'; readonly value: number; readonly index: number }
+  /** `literal` is the text as written (without sign), so the parser can tell an integer that may take an `L` suffix. */
+  | { readonly kind: 'number'; readonly value: number; readonly literal: string; readonly index: number }
   | { readonly kind: 'punctuation'; readonly text: FilterPunctuation; readonly index: number }
   | { readonly kind: 'end'; readonly index: number };
 
 const TWO_CHARACTER_PUNCTUATION: ReadonlySet<string> = new Set(['==', '!=', '>=', '<=', '&&', '||']);
-const ONE_CHARACTER_PUNCTUATION: ReadonlySet<string> = new Set(['>', '<', '(', ')', '[', ']', ',']);
-const NUMBER_PATTERN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ONE_CHARACTER_PUNCTUATION: ReadonlySet<string> = new Set(['>', '<', '(', ')', '[', ']', ',', '-', '+']);
+/** Spring's INTEGER_VALUE and DECIMAL_VALUE (`5`, `5.`, `5.25`, `.5`), plus an exponent, which printed numbers need. */
+const NUMBER_PATTERN = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+const INTEGER_LITERAL = /^\d+$/;
+const LONG_SUFFIX = /[lL]/;
+/**
+ * A key: identifier segments joined by dots. As in Spring, whitespace may
+ * surround a dot before a segment that starts with a letter (`author . name`).
+ */
+const KEY_PATTERN = /[\p{L}_][\p{L}\p{M}\p{N}_]*(?:\.[\p{L}\p{M}\p{N}_]+|\s*\.\s*[\p{L}_][\p{L}\p{M}\p{N}_]*)*/uy;
 const WORD_CONTINUATION = /[\p{L}\p{M}\p{N}_.]/u;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '/': '/',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  b: '\b',
-  f: '\f',
-};
+const DIGIT = /[0-9]/;
+const WHITESPACE = /\s/;
 
 /** Splits filter text into tokens in one left-to-right pass (linear in the text length). */
 export function tokenizeFilter(text: string): FilterToken[] {
@@ -33,7 +46,7 @@ export function tokenizeFilter(text: string): FilterToken[] {
   let index = 0;
   while (index < text.length) {
     const char = text[index];
-    if (/\s/.test(char)) {
+    if (WHITESPACE.test(char)) {
       index += 1;
       continue;
     }
@@ -54,20 +67,21 @@ export function tokenizeFilter(text: string): FilterToken[] {
       index += 1;
       continue;
     }
-    NUMBER_PATTERN.lastIndex = index;
-    const number = NUMBER_PATTERN.exec(text);
-    if (number !== null) {
-      index = readNumber(text, index, number[0], tokens);
+    if (DIGIT.test(char) || (char === '.' && DIGIT.test(text[index + 1] ?? ''))) {
+      const token = readNumber(text, index);
+      tokens.push(token);
+      index += token.literal.length;
       continue;
     }
-    BARE_KEY_PATTERN.lastIndex = index;
-    const word = BARE_KEY_PATTERN.exec(text);
-    if (word !== null) {
-      const end = index + word[0].length;
-      if (end < text.length && text[end] === '.') {
+    KEY_PATTERN.lastIndex = index;
+    const key = KEY_PATTERN.exec(text);
+    if (key !== null) {
+      const written = key[0];
+      const end = index + written.length;
+      if (text[end] === '.') {
         throw new FilterParseError({ text, index: end, expected: 'a key segment', problem: 'expected a key segment after "."' });
       }
-      tokens.push({ kind: 'word', text: word[0], index });
+      tokens.push({ kind: 'word', text: written.replace(/\s+/g, ''), index });
       index = end;
       continue;
     }
@@ -82,8 +96,12 @@ export function tokenizeFilter(text: string): FilterToken[] {
   return tokens;
 }
 
-function readNumber(text: string, index: number, literal: string, tokens: FilterToken[]): number {
-  const end = index + literal.length;
+function readNumber(text: string, index: number): Extract<FilterToken, { kind: 'number' }> {
+  NUMBER_PATTERN.lastIndex = index;
+  const digits = NUMBER_PATTERN.exec(text)![0];
+  let end = index + digits.length;
+  const hasLongSuffix = INTEGER_LITERAL.test(digits) && LONG_SUFFIX.test(text[end] ?? '');
+  if (hasLongSuffix) end += 1;
   if (end < text.length && WORD_CONTINUATION.test(text[end])) {
     throw new FilterParseError({
       text,
@@ -92,14 +110,19 @@ function readNumber(text: string, index: number, literal: string, tokens: Filter
       problem: `malformed number "${text.slice(index, end + 1)}"`,
     });
   }
-  const value = Number(literal);
+  const value = Number(digits);
   if (!Number.isFinite(value)) {
-    throw new FilterParseError({ text, index, expected: 'a finite number', problem: `number ${literal} is out of range` });
+    throw new FilterParseError({ text, index, expected: 'a finite number', problem: `number ${digits} is out of range` });
   }
-  tokens.push({ kind: 'number', value, index });
-  return end;
+  return { kind: 'number', value, literal: text.slice(index, end), index };
 }
 
+/**
+ * Reads a quoted string the way Spring AI unescapes it: a backslash escapes
+ * the next character, `\\` stands for one backslash and a backslash before the
+ * string's own quote for that quote; any other backslash pair is kept as
+ * written, so `'C:\temp\new'` and `'\d+'` mean exactly what they show.
+ */
 function readString(text: string, start: number): { value: string; end: number } {
   const quote = text[start];
   let value = '';
@@ -112,24 +135,10 @@ function readString(text: string, start: number): { value: string; end: number }
       index += 1;
       continue;
     }
-    const escape = text[index + 1];
-    if (escape !== undefined && Object.hasOwn(SIMPLE_ESCAPES, escape)) {
-      value += SIMPLE_ESCAPES[escape];
-      index += 2;
-      continue;
-    }
-    const hex = text.slice(index + 2, index + 6);
-    if (escape === 'u' && HEX4.test(hex)) {
-      value += String.fromCharCode(Number.parseInt(hex, 16));
-      index += 6;
-      continue;
-    }
-    throw new FilterParseError({
-      text,
-      index,
-      expected: 'an escape sequence',
-      problem: `invalid escape sequence "${text.slice(index, index + 2)}" (use \\\\, \\', \\", \\n, \\r, \\t, \\b, \\f, \\/ or \\uXXXX)`,
-    });
+    const escaped = text[index + 1];
+    if (escaped === undefined) break;
+    value += escaped === '\\' || escaped === quote ? escaped : `\\${escaped}`;
+    index += 2;
   }
   throw new FilterParseError({
     text,
@@ -144,5 +153,6 @@ function hint(char: string): string {
   if (char === '!') return ' (use != or NOT)';
   if (char === '&') return ' (use && or AND)';
   if (char === '|') return ' (use || or OR)';
+  if (char === '.') return ' (a key segment or digits must follow a dot)';
   return '';
 }

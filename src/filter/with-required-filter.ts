@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from './filter-expression.ts';
 import { resolveFilter } from './resolve-filter.ts';
 
@@ -18,7 +18,7 @@ export function withRequiredFilter(
 ): FilterExpression {
   const requiredFilter = resolveFilter(required);
   if (requiredFilter === undefined) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'filter',
       argument: 'required filter',
       message: 'a required filter must be given; pass the tenant or scope filter that every search must satisfy',

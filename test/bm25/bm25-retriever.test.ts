@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Analyzer } from '../../src/bm25/analyzer.ts';
 import { createBm25Retriever } from '../../src/bm25/bm25-retriever.ts';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 import { and, eq, gte } from '../../src/filter/filter-builder.ts';
 
 const whitespace: Analyzer = (text) => text.split(/\s+/).filter((term) => term !== '');
@@ -170,7 +170,7 @@ describe('createBm25Retriever', () => {
   });
 
   it('rejects invalid options at construction and invalid calls before touching the index', async () => {
-    expect(() => createBm25Retriever({ k1: -1 })).toThrow(InvalidArgumentError);
+    expect(() => createBm25Retriever({ k1: -1 })).toThrow(AdvisorArgumentError);
     expect(() => createBm25Retriever({ b: 1.5 })).toThrow(/invalid b/);
     expect(() => createBm25Retriever({ name: ' ' })).toThrow(/invalid name/);
     expect(() => createBm25Retriever({ analyzer: 'english' as never })).toThrow(/invalid analyzer/);
@@ -180,8 +180,8 @@ describe('createBm25Retriever', () => {
     expect(() => retriever.add([{ id: 'c', text: 'gamma' } as never])).toThrow(/metadata/);
     expect(retriever.size).toBe(1);
     await expect(retriever.retrieve('alpha', { topK: 0 })).rejects.toThrow(/topK/);
-    await expect(retriever.retrieve(7 as never)).rejects.toThrow(InvalidArgumentError);
-    await expect(retriever.retrieve('alpha', { filter: { type: 'compare' } as never })).rejects.toThrow(InvalidArgumentError);
+    await expect(retriever.retrieve(7 as never)).rejects.toThrow(AdvisorArgumentError);
+    await expect(retriever.retrieve('alpha', { filter: { type: 'compare' } as never })).rejects.toThrow(AdvisorArgumentError);
     await expect(retriever.retrieve('alpha', { abortSignal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
   });
 

@@ -4,7 +4,7 @@ import { createBm25Retriever } from '../../src/bm25/bm25-retriever.ts';
 import { loadBm25Retriever } from '../../src/bm25/bm25-snapshot.ts';
 import { englishAnalyzer } from '../../src/bm25/english-analyzer.ts';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 
 const documents: Document[] = [
   { id: 'ml', text: '机器学习 (machine learning) studies algorithms that learn from data', metadata: { lang: 'mixed', tags: ['ai'] } },
@@ -56,7 +56,7 @@ describe('BM25 snapshots', () => {
 
   it('rejects malformed snapshots with a message naming the problem', () => {
     const snapshot = createBm25Retriever({ documents }).toJSON();
-    expect(() => loadBm25Retriever('{not json')).toThrow(InvalidArgumentError);
+    expect(() => loadBm25Retriever('{not json')).toThrow(AdvisorArgumentError);
     expect(() => loadBm25Retriever({ ...snapshot, version: 2 } as never)).toThrow(/version/);
     expect(() => loadBm25Retriever({ ...snapshot, k1: -1 })).toThrow(/k1/);
     const outOfRange = { ...snapshot.documents[0], terms: [snapshot.terms.length, 1] };

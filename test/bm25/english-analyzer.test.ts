@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEnglishAnalyzer, englishAnalyzer } from '../../src/bm25/english-analyzer.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 
 describe('englishAnalyzer', () => {
   it('lowercases and Porter-stems so inflections meet on one term', () => {
@@ -38,8 +38,8 @@ describe('englishAnalyzer', () => {
   });
 
   it('rejects invalid options and non-string text', () => {
-    expect(() => createEnglishAnalyzer({ stopWords: 'the' as never })).toThrow(InvalidArgumentError);
+    expect(() => createEnglishAnalyzer({ stopWords: 'the' as never })).toThrow(AdvisorArgumentError);
     expect(() => createEnglishAnalyzer({ stemming: 'yes' as never })).toThrow(/stemming/);
-    expect(() => englishAnalyzer(42 as never)).toThrow(InvalidArgumentError);
+    expect(() => englishAnalyzer(42 as never)).toThrow(AdvisorArgumentError);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishAnalyzer } from '../../src/bm25/english-analyzer.ts';
 import { createMultilingualAnalyzer, multilingualAnalyzer } from '../../src/bm25/multilingual-analyzer.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 
 describe('multilingualAnalyzer', () => {
   it('segments Chinese into dictionary words rather than single characters', () => {
@@ -40,7 +40,7 @@ describe('multilingualAnalyzer', () => {
   });
 
   it('rejects an invalid locale and invalid stop words', () => {
-    expect(() => createMultilingualAnalyzer({ locale: 'not a locale!' })).toThrow(InvalidArgumentError);
+    expect(() => createMultilingualAnalyzer({ locale: 'not a locale!' })).toThrow(AdvisorArgumentError);
     expect(() => createMultilingualAnalyzer({ cjkStopWords: [1] as never })).toThrow(/cjkStopWords/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { and, compare, eq, gt, gte, isIn, isNotNull, isNull, lt, lte, ne, not, notIn, or } from '../../src/filter/filter-builder.ts';
 import { matchesFilter } from '../../src/filter/match-filter.ts';
 
@@ -32,14 +32,14 @@ describe('filter builder', () => {
   });
 
   it('rejects empty or blank keys', () => {
-    expect(() => eq('', 1)).toThrow(InvalidArgumentError);
+    expect(() => eq('', 1)).toThrow(AdvisorArgumentError);
     expect(() => isNull('   ')).toThrow(/non-empty metadata key/);
-    expect(() => eq(42 as unknown as string, 1)).toThrow(InvalidArgumentError);
+    expect(() => eq(42 as unknown as string, 1)).toThrow(AdvisorArgumentError);
   });
 
   it('rejects values that are not strings, finite numbers or booleans', () => {
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, [1], 10n]) {
-      expect(() => eq('a', bad as unknown as string), String(bad)).toThrow(InvalidArgumentError);
+      expect(() => eq('a', bad as unknown as string), String(bad)).toThrow(AdvisorArgumentError);
     }
     expect(() => isIn('a', [1, Number.NaN])).toThrow(/\[1\]/);
   });
@@ -48,7 +48,7 @@ describe('filter builder', () => {
     expect(() => isIn('a', [])).toThrow(/non-empty array/);
     expect(() => and()).toThrow(/at least one operand/);
     expect(() => or(eq('a', 1), 'a == 1' as never)).toThrow(/operands\[1\]/);
-    expect(() => not(undefined as never)).toThrow(InvalidArgumentError);
+    expect(() => not(undefined as never)).toThrow(AdvisorArgumentError);
     expect(() => compare('a', '=' as never, 1)).toThrow(/expected one of/);
   });
 

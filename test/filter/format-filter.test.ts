@@ -19,6 +19,24 @@ describe('formatFilter', () => {
     expect(formatFilter(eq('tag-1', true))).toBe('"tag-1" == true');
   });
 
+  it('writes keys spelled like keywords in mixed case bare, since only AND/and spellings are keywords', () => {
+    expect(formatFilter(eq('And', 1))).toBe('And == 1');
+    expect(formatFilter(eq('where', 1))).toBe('"where" == 1');
+    expect(formatFilter(eq('NULL', 1))).toBe('"NULL" == 1');
+  });
+
+  it('escapes only backslashes and double quotes in strings, the escapes Spring AI reads', () => {
+    expect(formatFilter(eq('path', 'C:\\temp\nnew "x"'))).toBe('path == "C:\\\\temp\nnew \\"x\\""');
+    expect(parseFilter(formatFilter(eq('path', 'C:\\temp\nnew "x"')))).toEqual(eq('path', 'C:\\temp\nnew "x"'));
+  });
+
+  it('groups a NOT that another operand follows, because NOT reaches to the end of its group', () => {
+    const filter = and(not(eq('a', 1)), eq('b', 2));
+    expect(formatFilter(filter)).toBe('(NOT (a == 1)) AND b == 2');
+    expect(parseFilter(formatFilter(filter))).toEqual(filter);
+    expect(formatFilter(or(eq('b', 2), not(eq('a', 1))))).toBe('b == 2 OR NOT (a == 1)');
+  });
+
   it('keeps negative zero, which a plain String() would lose', () => {
     expect(parseFilter(formatFilter(eq('a', -0)))).toEqual(eq('a', -0));
   });

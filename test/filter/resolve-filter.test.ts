@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq, isIn } from '../../src/filter/filter-builder.ts';
 import { FilterParseError } from '../../src/filter/filter-parse-error.ts';
 import { resolveFilter } from '../../src/filter/resolve-filter.ts';
-import { MAX_FILTER_DEPTH } from '../../src/filter/validate-filter.ts';
+import { MAX_FILTER_DEPTH, MAX_FILTER_TERMS } from '../../src/filter/validate-filter.ts';
 import { expectInvalidArgument } from '../document/expect-invalid-argument.ts';
 
 describe('resolveFilter', () => {
@@ -55,5 +55,16 @@ describe('resolveFilter', () => {
     const cycle: { type: string; operand?: unknown } = { type: 'not' };
     cycle.operand = cycle;
     expect(() => resolveFilter(cycle as never)).toThrow(/deeper than/);
+  });
+
+  it('rejects objects with more terms than filter text can hold, before walking them', () => {
+    const leaf = { type: 'compare', key: 'a', operator: '==', value: 1 };
+    const operands = new Array(1_000_000).fill(leaf);
+    expectInvalidArgument(() => resolveFilter({ type: 'and', operands } as never), 'filter.operands');
+    const values = Array.from({ length: MAX_FILTER_TERMS }, (_, index) => index);
+    expectInvalidArgument(() => resolveFilter({ type: 'in', key: 'a', values, negated: false } as never), 'filter.values');
+    const wide = { type: 'or', operands: Array.from({ length: 100 }, () => ({ type: 'and', operands: new Array(150).fill(leaf) })) };
+    expect(() => resolveFilter(wide as never)).toThrow(/more than 10000 expressions/);
+    expect(resolveFilter({ type: 'in', key: 'a', values: values.slice(0, 5_000), negated: false } as never)).toMatchObject({ type: 'in' });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { eq, isIn, ne, not, or } from '../../src/filter/filter-builder.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
 import { FilterParseError } from '../../src/filter/filter-parse-error.ts';
@@ -36,7 +36,7 @@ describe('withRequiredFilter', () => {
   });
 
   it('requires a required filter', () => {
-    expect(() => withRequiredFilter(undefined as never, eq('a', 1))).toThrow(InvalidArgumentError);
+    expect(() => withRequiredFilter(undefined as never, eq('a', 1))).toThrow(AdvisorArgumentError);
     expect(() => withRequiredFilter('', eq('a', 1))).toThrow(/required filter must be given/);
   });
 

@@ -5,14 +5,18 @@ import {
   createLostInTheMiddleReorder,
   createSentenceWindowExpander,
 } from '../../../advisors/rag/index.ts';
-import { ComponentError, createHierarchicalSplitter, createSentenceWindowSplitter, type Document } from '../../../src/index.ts';
+import { ComponentError, type Document } from '../../../src/index.ts';
+import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../../../src/ingestion/index.ts';
 import { doc, stageInput } from './rag-test-helpers.ts';
 
 const input = { ...stageInput(), query: 'q' };
 const ids = (documents: readonly Document[]) => documents.map((document) => document.id);
 
 describe('sentence window expander', () => {
-  const source = doc('bio', 'Ada was born in 1815. She met Babbage in 1833. They worked on the Engine. She wrote the first program. She died in 1852.');
+  const source = doc(
+    'bio',
+    'Ada was born in 1815. She met Babbage in 1833. They worked on the Engine. She wrote the first program. She died in 1852.',
+  );
   const sentences = createSentenceWindowSplitter({ window: 1 }).split([source]);
   const expander = createSentenceWindowExpander();
 
@@ -45,7 +49,9 @@ describe('sentence window expander', () => {
 
 describe('auto-merging post-processor', () => {
   const text = 'Alpha one. Alpha two. Alpha three. Alpha four. Beta one. Beta two. Beta three. Beta four.';
-  const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [46, 23, 11], separators: ['. '] }).splitHierarchy([doc('book', text)]);
+  const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [46, 23, 11], separators: ['. '] }).splitHierarchy([
+    doc('book', text),
+  ]);
   const parentsById = new Map(parents.map((parent) => [parent.id, parent]));
   const leafByText = (prefix: string) => leaves.find((leaf) => leaf.text.startsWith(prefix))!;
   const parentOf = (document: Document) => parentsById.get(document.metadata.parentId as string)!;
@@ -54,7 +60,11 @@ describe('auto-merging post-processor', () => {
     const [a1, a2, b1] = [leafByText('Alpha one'), leafByText('Alpha two'), leafByText('Beta one')];
     expect(parentOf(a1)).toBe(parentOf(a2));
     const mid = parentOf(a1);
-    const hits = [{ ...b1, score: 0.9 }, { ...a2, score: 0.8 }, { ...a1, score: 0.7 }];
+    const hits = [
+      { ...b1, score: 0.9 },
+      { ...a2, score: 0.8 },
+      { ...a1, score: 0.7 },
+    ];
     const merged = await createAutoMergingPostProcessor({ parents: parentsById, threshold: 0.5 }).process(hits, input);
     expect(ids(merged)).toEqual([b1.id, mid.id]);
     expect(merged[1].text).toBe(mid.text);
@@ -92,7 +102,10 @@ describe('auto-merging post-processor', () => {
 
 describe('dedupe and lost-in-the-middle', () => {
   it('dedupes by id keeping metadata of both', async () => {
-    const deduped = await createDedupePostProcessor().process([doc('a', 'x', { from: 'bm25' }), doc('b', 'y'), doc('a', 'x', { lang: 'en' })], input);
+    const deduped = await createDedupePostProcessor().process(
+      [doc('a', 'x', { from: 'bm25' }), doc('b', 'y'), doc('a', 'x', { lang: 'en' })],
+      input,
+    );
     expect(ids(deduped)).toEqual(['a', 'b']);
     expect(deduped[0].metadata).toEqual({ from: 'bm25', lang: 'en' });
   });

@@ -1,12 +1,7 @@
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import {
-  createAllRouter,
-  createEmbeddingRouter,
-  createLanguageModelRouter,
-  createRulesRouter,
-} from '../../../advisors/rag/index.ts';
-import { AdvisorContext, ComponentError, contextKey, InvalidArgumentError } from '../../../src/index.ts';
+import { createAllRouter, createEmbeddingRouter, createLanguageModelRouter, createRulesRouter } from '../../../advisors/rag/index.ts';
+import { AdvisorArgumentError, AdvisorContext, ComponentError, contextKey } from '../../../src/index.ts';
 import { answeringModel, hangingModel, keywordRetriever, stageInput } from './rag-test-helpers.ts';
 
 const manuals = keywordRetriever('manuals', []);
@@ -28,12 +23,18 @@ describe('rules router', () => {
   const Role = contextKey<string>('role');
   const router = createRulesRouter({
     retrievers: [manuals, billing, tickets],
-    rules: (query, { context }) => [...(/invoice|refund/i.test(query) ? ['billing'] : ['manuals']), ...(context.get(Role) === 'support' ? ['tickets'] : [])],
+    rules: (query, { context }) => [
+      ...(/invoice|refund/i.test(query) ? ['billing'] : ['manuals']),
+      ...(context.get(Role) === 'support' ? ['tickets'] : []),
+    ],
   });
 
   it('chooses sources from the query and the context', async () => {
     expect(names(await router.route('Where is my invoice?', stageInput()))).toEqual(['billing']);
-    expect(names(await router.route('How do I install it?', stageInput({ context: new AdvisorContext({ role: 'support' }) })))).toEqual(['manuals', 'tickets']);
+    expect(names(await router.route('How do I install it?', stageInput({ context: new AdvisorContext({ role: 'support' }) })))).toEqual([
+      'manuals',
+      'tickets',
+    ]);
   });
 
   it('fails clearly when a rule names an unknown retriever', async () => {
@@ -66,26 +67,42 @@ describe('language model router', () => {
     const doNotRoute = await createLanguageModelRouter({ model: answeringModel(answer), routes }).route('q', stageInput());
     expect(doNotRoute).toMatchObject({ retrievers: [], fallback: 'doNotRoute' });
     expect(doNotRoute.reason).toMatch(/no valid source/);
-    const routeToAll = await createLanguageModelRouter({ model: answeringModel(answer), routes, fallback: 'routeToAll' }).route('q', stageInput());
+    const routeToAll = await createLanguageModelRouter({ model: answeringModel(answer), routes, fallback: 'routeToAll' }).route(
+      'q',
+      stageInput(),
+    );
     expect(names(routeToAll)).toEqual(['manuals', 'billing', 'tickets']);
     expect(routeToAll.fallback).toBe('routeToAll');
-    await expect(createLanguageModelRouter({ model: answeringModel(answer), routes, fallback: 'fail' }).route('q', stageInput())).rejects.toThrow(ComponentError);
+    await expect(
+      createLanguageModelRouter({ model: answeringModel(answer), routes, fallback: 'fail' }).route('q', stageInput()),
+    ).rejects.toThrow(ComponentError);
   });
 
   it('applies the fallback when the model fails or times out, but never on abort', async () => {
-    const failing = createLanguageModelRouter({ model: answeringModel(() => Promise.reject(new Error('503'))), routes, fallback: 'routeToAll' });
+    const failing = createLanguageModelRouter({
+      model: answeringModel(() => Promise.reject(new Error('503'))),
+      routes,
+      fallback: 'routeToAll',
+    });
     expect((await failing.route('q', stageInput())).fallback).toBe('routeToAll');
     const slow = createLanguageModelRouter({ model: hangingModel(), routes, timeoutMs: 20 });
-    expect(await slow.route('q', stageInput())).toMatchObject({ retrievers: [], fallback: 'doNotRoute', reason: expect.stringMatching(/timed out/) });
+    expect(await slow.route('q', stageInput())).toMatchObject({
+      retrievers: [],
+      fallback: 'doNotRoute',
+      reason: expect.stringMatching(/timed out/),
+    });
     const controller = new AbortController();
-    const pending = createLanguageModelRouter({ model: hangingModel(), routes, fallback: 'routeToAll' }).route('q', stageInput({ abortSignal: controller.signal }));
+    const pending = createLanguageModelRouter({ model: hangingModel(), routes, fallback: 'routeToAll' }).route(
+      'q',
+      stageInput({ abortSignal: controller.signal }),
+    );
     controller.abort(new Error('gone'));
     await expect(pending).rejects.toThrow('gone');
   });
 
   it('validates routes and fallback', () => {
     const model = answeringModel(() => '1');
-    expect(() => createLanguageModelRouter({ model, routes: [] })).toThrow(InvalidArgumentError);
+    expect(() => createLanguageModelRouter({ model, routes: [] })).toThrow(AdvisorArgumentError);
     expect(() => createLanguageModelRouter({ model, routes: [{ retriever: manuals, description: '' }] })).toThrow(/description/);
     expect(() => createLanguageModelRouter({ model, routes, fallback: 'guess' as never })).toThrow(/fallback/);
   });
@@ -121,7 +138,11 @@ describe('embedding router', () => {
 
   it('falls back when embedding fails, and fails with fallback "fail"', async () => {
     const broken = new MockEmbeddingModelV4({ doEmbed: async () => Promise.reject(new Error('quota')) });
-    expect((await createEmbeddingRouter({ embeddingModel: broken, routes, fallback: 'routeToAll' }).route('q', stageInput())).fallback).toBe('routeToAll');
-    await expect(createEmbeddingRouter({ embeddingModel: broken, routes, fallback: 'fail' }).route('q', stageInput())).rejects.toThrow(ComponentError);
+    expect(
+      (await createEmbeddingRouter({ embeddingModel: broken, routes, fallback: 'routeToAll' }).route('q', stageInput())).fallback,
+    ).toBe('routeToAll');
+    await expect(createEmbeddingRouter({ embeddingModel: broken, routes, fallback: 'fail' }).route('q', stageInput())).rejects.toThrow(
+      ComponentError,
+    );
   });
 });

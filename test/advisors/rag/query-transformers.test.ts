@@ -7,7 +7,7 @@ import {
   createTranslationQueryTransformer,
   parseQueryList,
 } from '../../../advisors/rag/index.ts';
-import { ComponentError, InvalidArgumentError, TimeoutError } from '../../../src/index.ts';
+import { AdvisorArgumentError, AdvisorTimeoutError, ComponentError } from '../../../src/index.ts';
 import { answeringModel, hangingModel, stageInput } from './rag-test-helpers.ts';
 
 describe('compression query transformer', () => {
@@ -36,7 +36,9 @@ describe('compression query transformer', () => {
   });
 
   it('strips labels and quotes, and keeps the query when the model answers nothing', async () => {
-    const labelled = createCompressionQueryTransformer({ model: answeringModel(() => 'Standalone query: "Height of the Eiffel Tower"\n\nI resolved "it".') });
+    const labelled = createCompressionQueryTransformer({
+      model: answeringModel(() => 'Standalone query: "Height of the Eiffel Tower"\n\nI resolved "it".'),
+    });
     expect(await labelled.transform('how tall is it?', stageInput({ history }))).toEqual(['Height of the Eiffel Tower']);
     const empty = createCompressionQueryTransformer({ model: answeringModel(() => '  \n ') });
     expect(await empty.transform('how tall is it?', stageInput({ history }))).toEqual(['how tall is it?']);
@@ -50,15 +52,20 @@ describe('rewrite and translation query transformers', () => {
       model: answeringModel((prompt) => ((seen = prompt), '```\nrefund policy digital purchases\n```')),
       targetSearchSystem: 'a keyword index',
     });
-    expect(await rewrite.transform('hey so I bought an ebook, can I get my money back??', stageInput())).toEqual(['refund policy digital purchases']);
+    expect(await rewrite.transform('hey so I bought an ebook, can I get my money back??', stageInput())).toEqual([
+      'refund policy digital purchases',
+    ]);
     expect(seen).toContain('a keyword index');
     const empty = createRewriteQueryTransformer({ model: answeringModel(() => '""') });
     expect(await empty.transform('original', stageInput())).toEqual(['original']);
   });
 
-  it('translates into the documents\' language', async () => {
+  it("translates into the documents' language", async () => {
     let seen = '';
-    const translate = createTranslationQueryTransformer({ model: answeringModel((prompt) => ((seen = prompt), 'Translation: What is the capital of France?')), targetLanguage: 'English' });
+    const translate = createTranslationQueryTransformer({
+      model: answeringModel((prompt) => ((seen = prompt), 'Translation: What is the capital of France?')),
+      targetLanguage: 'English',
+    });
     expect(await translate.transform('Quelle est la capitale de la France ?', stageInput())).toEqual(['What is the capital of France?']);
     expect(seen).toContain('English');
     expect(() => createTranslationQueryTransformer({ model: answeringModel(() => ''), targetLanguage: ' ' })).toThrow(/targetLanguage/);
@@ -79,8 +86,14 @@ describe('multi-query expander', () => {
   });
 
   it('reads numbered, bulleted and JSON lists, skips intros, duplicates and the original, and keeps at most n', async () => {
-    const numbered = 'Here are some alternative queries:\n\n1. caffeine and sleep quality\n2) "coffee insomnia"\n3. Caffeine and sleep quality\n4. Effects of caffeine on sleep.\n5. extra one';
-    expect(await expand(numbered, { n: 3 })).toEqual(['effects of caffeine on sleep', 'caffeine and sleep quality', 'coffee insomnia', 'extra one']);
+    const numbered =
+      'Here are some alternative queries:\n\n1. caffeine and sleep quality\n2) "coffee insomnia"\n3. Caffeine and sleep quality\n4. Effects of caffeine on sleep.\n5. extra one';
+    expect(await expand(numbered, { n: 3 })).toEqual([
+      'effects of caffeine on sleep',
+      'caffeine and sleep quality',
+      'coffee insomnia',
+      'extra one',
+    ]);
     expect(await expand('```json\n{"queries": ["a", "b"]}\n```', { includeOriginal: false })).toEqual(['a', 'b']);
     expect(await expand('- one\n* two\n• three', { n: 2, includeOriginal: false })).toEqual(['one', 'two']);
   });
@@ -92,28 +105,31 @@ describe('multi-query expander', () => {
   });
 
   it('validates n', () => {
-    expect(() => createMultiQueryExpander({ model: answeringModel(() => ''), n: 0 })).toThrow(InvalidArgumentError);
+    expect(() => createMultiQueryExpander({ model: answeringModel(() => ''), n: 0 })).toThrow(AdvisorArgumentError);
   });
 });
 
 describe('HyDE query transformer', () => {
   it('searches with a hypothetical passage, and the original query unless told otherwise', async () => {
     const passage = 'Caffeine blocks adenosine receptors, delaying sleep onset.';
-    expect(await createHydeQueryTransformer({ model: answeringModel(() => passage) }).transform('why does coffee keep me awake', stageInput())).toEqual([
-      'why does coffee keep me awake',
-      passage,
-    ]);
-    expect(await createHydeQueryTransformer({ model: answeringModel(() => passage), includeOriginal: false }).transform('q', stageInput())).toEqual([passage]);
-    expect(await createHydeQueryTransformer({ model: answeringModel(() => ' '), includeOriginal: false }).transform('q', stageInput())).toEqual(['q']);
+    expect(
+      await createHydeQueryTransformer({ model: answeringModel(() => passage) }).transform('why does coffee keep me awake', stageInput()),
+    ).toEqual(['why does coffee keep me awake', passage]);
+    expect(
+      await createHydeQueryTransformer({ model: answeringModel(() => passage), includeOriginal: false }).transform('q', stageInput()),
+    ).toEqual([passage]);
+    expect(
+      await createHydeQueryTransformer({ model: answeringModel(() => ' '), includeOriginal: false }).transform('q', stageInput()),
+    ).toEqual(['q']);
   });
 });
 
 describe('model calls of the transformers', () => {
-  it('time out with a TimeoutError naming the transformer', async () => {
+  it('time out with a AdvisorTimeoutError naming the transformer', async () => {
     const rewrite = createRewriteQueryTransformer({ model: hangingModel(), timeoutMs: 20 });
     const error = await rewrite.transform('q', stageInput()).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).component).toBe('rewrite-query-transformer');
+    expect(error).toBeInstanceOf(AdvisorTimeoutError);
+    expect((error as AdvisorTimeoutError).component).toBe('rewrite-query-transformer');
   });
 
   it('honour the request abort signal', async () => {

@@ -8,7 +8,9 @@ import {
   retrievalAugmentationAdvisor,
   type RetrievalTrace,
 } from '../../../advisors/rag/index.ts';
-import { createChatClient, createChatMemory, createKeywordFilterReranker, parseDocumentContext } from '../../../src/index.ts';
+import { createChatClient } from '../../../src/index.ts';
+import { createChatMemory } from '../../../src/memory/index.ts';
+import { createKeywordFilterReranker, parseDocumentContext } from '../../../src/retrieval/index.ts';
 import { mockModel, textParts } from '../../helpers/mock-models.ts';
 import { answeringModel, doc, keywordRetriever } from './rag-test-helpers.ts';
 
@@ -25,9 +27,23 @@ describe('RAG advisors in one chain with memory', () => {
     const compress = createCompressionQueryTransformer({
       model: answeringModel((prompt) => (compressionPrompts.push(prompt), 'How tall is the Eiffel Tower?')),
     });
-    const modular = retrievalAugmentationAdvisor({ name: 'modular', queryTransformers: [compress], retrievers: [keywordRetriever('landmarks', landmarks)], topK: 1 });
-    const qa = questionAnswerAdvisor({ name: 'qa', retriever: keywordRetriever('faq', [doc('faq-1', 'Tickets: it is open daily.')]), topK: 1 });
-    const reranked = rerankRagAdvisor({ name: 'reranked', retriever: keywordRetriever('wiki', landmarks), reranker: createKeywordFilterReranker({ required: ['tower'] }), topN: 1 });
+    const modular = retrievalAugmentationAdvisor({
+      name: 'modular',
+      queryTransformers: [compress],
+      retrievers: [keywordRetriever('landmarks', landmarks)],
+      topK: 1,
+    });
+    const qa = questionAnswerAdvisor({
+      name: 'qa',
+      retriever: keywordRetriever('faq', [doc('faq-1', 'Tickets: it is open daily.')]),
+      topK: 1,
+    });
+    const reranked = rerankRagAdvisor({
+      name: 'reranked',
+      retriever: keywordRetriever('wiki', landmarks),
+      reranker: createKeywordFilterReranker({ required: ['tower'] }),
+      topK: 1,
+    });
     const model = mockModel([textParts(['It is a tower in Paris.']), textParts(['330 metres.'])]);
     const chat = createChatClient({
       model,
@@ -43,7 +59,9 @@ describe('RAG advisors in one chain with memory', () => {
     expect(compressionPrompts[0]).toContain('Tell me about the Eiffel Tower');
     expect(compressionPrompts[0]).toContain('It is a tower in Paris.');
     const trace = second.metadata.modular.trace as RetrievalTrace;
-    expect(trace.queries).toEqual(['How tall is the Eiffel Tower?']);
+    // The user's text first, then what the compression transformer made of it, which is what was searched.
+    expect(trace.queries).toEqual(['how tall is it?', 'How tall is the Eiffel Tower?']);
+    expect(trace.hits.every((hit) => hit.query === 1)).toBe(true);
     // The rerank advisor found eiffel-height too: the turn's sources hold it once.
     expect(second.metadata.reranked.documents).toEqual([expect.objectContaining({ id: 'eiffel-height' })]);
     expect(second.sources.map((document) => document.id)).toEqual(['eiffel-height', 'faq-1']);
@@ -53,7 +71,10 @@ describe('RAG advisors in one chain with memory', () => {
     const userMessage = lastPrompt.at(-1)!;
     const sentText = (userMessage.content as { text: string }[]).map((part) => part.text).join('');
     const injected = parseDocumentContext(sentText);
-    expect(injected.documents.map((document) => [document.index, document.id])).toEqual([[1, 'eiffel-height'], [2, 'faq-1']]);
+    expect(injected.documents.map((document) => [document.index, document.id])).toEqual([
+      [1, 'eiffel-height'],
+      [2, 'faq-1'],
+    ]);
     expect(sentText.match(/<documents>/g)).toHaveLength(1);
     expect(injected.rest.match(/Question: how tall is it\?/g)).toHaveLength(1);
     const stored = await memory.read('c-1');
@@ -64,13 +85,18 @@ describe('RAG advisors in one chain with memory', () => {
       expect.objectContaining({ role: 'assistant' }),
     ]);
     expect(stored[2].metadata.retrieved?.map((reference) => reference.id)).toEqual(['eiffel-height', 'faq-1']);
-    expect(second.metadata.metadata).toMatchObject({ advisors: { modular: { noContext: false }, qa: { noContext: false }, reranked: { noContext: false } } });
+    expect(second.metadata.metadata).toMatchObject({
+      advisors: { modular: { noContext: false }, qa: { noContext: false }, reranked: { noContext: false } },
+    });
   });
 
   it('streams to a Next.js-style UI message stream with the sources as source-document parts before the text', async () => {
     const chat = createChatClient({
       model: mockModel([textParts(['The tower ', 'is 330 metres tall [1].'])]),
-      advisors: [retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('landmarks', landmarks)], topK: 2 }), messageMemoryAdvisor({ memory: createChatMemory() })],
+      advisors: [
+        retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('landmarks', landmarks)], topK: 2 }),
+        messageMemoryAdvisor({ memory: createChatMemory() }),
+      ],
     });
     const result = chat.stream({ prompt: 'How tall is the Eiffel Tower?', context: { conversationId: 'c-2' } });
     let message: UIMessage | undefined;

@@ -23,7 +23,9 @@ export function answeringModel(answer: (prompt: string) => string | Promise<stri
 export function hangingModel(): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doGenerate: (options) =>
-      new Promise((_resolve, reject) => options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal!.reason), { once: true })),
+      new Promise((_resolve, reject) =>
+        options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal!.reason), { once: true }),
+      ),
   });
 }
 
@@ -68,7 +70,10 @@ export function keywordRetriever(
       const words = new Set(query.toLowerCase().match(/\p{L}+/gu) ?? []);
       return documents
         .filter((document) => options.filter === undefined || matchesFilter(options.filter, document.metadata))
-        .map((document) => ({ ...document, score: (document.text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => words.has(word)).length }))
+        .map((document) => ({
+          ...document,
+          score: (document.text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => words.has(word)).length,
+        }))
         .filter((document) => matchAll || document.score > 0)
         .filter((document) => options.minScore === undefined || document.score >= options.minScore)
         .sort((a, b) => b.score - a.score)

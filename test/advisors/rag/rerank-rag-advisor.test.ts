@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rerankRagAdvisor, type RetrievalTrace } from '../../../advisors/rag/index.ts';
-import { createChatClient, createKeywordFilterReranker, type Reranker } from '../../../src/index.ts';
+import { createChatClient, type Reranker } from '../../../src/index.ts';
+import { createKeywordFilterReranker } from '../../../src/retrieval/index.ts';
 import { mockModel, textParts } from '../../helpers/mock-models.ts';
 import { doc, keywordRetriever } from './rag-test-helpers.ts';
 
-const corpus = Array.from({ length: 30 }, (_, index) => doc(`d${index}`, `printer note ${index}${index % 7 === 0 ? ' paper jam fix' : ''}`));
+const corpus = Array.from({ length: 30 }, (_, index) =>
+  doc(`d${index}`, `printer note ${index}${index % 7 === 0 ? ' paper jam fix' : ''}`),
+);
 /** Scores documents mentioning "jam" by their number; the retriever ranks them differently. */
 const jamReranker: Reranker = {
   name: 'jam',
@@ -17,10 +20,12 @@ const jamReranker: Reranker = {
 };
 
 describe('rerankRagAdvisor', () => {
-  it('recalls wide, reranks, keeps topN above minScore and injects those', async () => {
+  it('recalls candidateK wide, reranks, keeps topK above the rerank minScore and injects those', async () => {
     const retriever = keywordRetriever('kb', corpus, { matchAll: true });
-    const rag = rerankRagAdvisor({ retriever, reranker: jamReranker, recallK: 30, topN: 3, minScore: 0.1 });
-    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({ prompt: 'printer paper jam' });
+    const rag = rerankRagAdvisor({ retriever, reranker: jamReranker, candidateK: 30, topK: 3, minScore: 0.1 });
+    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({
+      prompt: 'printer paper jam',
+    });
     expect(retriever.calls[0].options.topK).toBe(30);
     expect(response.sources.map((document) => document.id)).toEqual(['d28', 'd21', 'd14']);
     const trace = response.metadata['rerank-rag'].trace as RetrievalTrace;
@@ -31,7 +36,7 @@ describe('rerankRagAdvisor', () => {
     ]);
     expect(trace.fused).toHaveLength(30);
     expect(trace.dropped).toHaveLength(27);
-    expect(trace.dropped.every((entry) => entry.stage === 'rerank')).toBe(true);
+    expect(trace.dropped.every((entry) => entry.stage === 'rerank:jam')).toBe(true);
   });
 
   it('falls back to the retrieval order when the reranker fails or times out, and records it', async () => {
@@ -39,7 +44,10 @@ describe('rerankRagAdvisor', () => {
     const failing: Reranker = { name: 'down', rerank: () => Promise.reject(new Error('rate limited')) };
     const hanging: Reranker = { name: 'slow', rerank: () => new Promise(() => {}) };
     const chat = (reranker: Reranker) =>
-      createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rerankRagAdvisor({ retriever, reranker, topN: 2, rerankTimeoutMs: 20 })] });
+      createChatClient({
+        model: mockModel([textParts(['ok'])]),
+        advisors: [rerankRagAdvisor({ retriever, reranker, topK: 2, rerankTimeoutMs: 20 })],
+      });
 
     const failed = await chat(failing).generate({ prompt: 'paper jam fix' });
     const failedTrace = failed.metadata['rerank-rag'].trace as RetrievalTrace;
@@ -52,8 +60,15 @@ describe('rerankRagAdvisor', () => {
   });
 
   it('works with any reranker, e.g. the keyword filter, and applies the per-call topK', async () => {
-    const rag = rerankRagAdvisor({ retriever: keywordRetriever('kb', corpus), reranker: createKeywordFilterReranker({ required: ['jam'] }), topN: 3 });
-    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({ prompt: 'paper jam', context: { ragTopK: 2 } });
+    const rag = rerankRagAdvisor({
+      retriever: keywordRetriever('kb', corpus),
+      reranker: createKeywordFilterReranker({ required: ['jam'] }),
+      topK: 3,
+    });
+    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({
+      prompt: 'paper jam',
+      context: { ragTopK: 2 },
+    });
     expect(response.sources).toHaveLength(2);
     expect(response.sources.every((document) => document.text.includes('jam'))).toBe(true);
   });
@@ -61,7 +76,7 @@ describe('rerankRagAdvisor', () => {
   it('validates its options', () => {
     const retriever = keywordRetriever('kb', corpus);
     expect(() => rerankRagAdvisor({ retriever } as never)).toThrow(/reranker/);
-    expect(() => rerankRagAdvisor({ retriever, reranker: jamReranker, recallK: 5, topN: 10 })).toThrow(/topN/);
+    expect(() => rerankRagAdvisor({ retriever, reranker: jamReranker, candidateK: 5, topK: 10 })).toThrow(/topK/);
     expect(() => rerankRagAdvisor({ retriever, reranker: jamReranker, rerankTimeoutMs: 0 })).toThrow(/rerankTimeoutMs/);
   });
 });

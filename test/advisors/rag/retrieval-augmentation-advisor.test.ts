@@ -7,12 +7,18 @@ import {
   retrievalAugmentationAdvisor,
   type RetrievalTrace,
 } from '../../../advisors/rag/index.ts';
-import { ComponentError, createChatClient, TimeoutError, type Document, type Reranker } from '../../../src/index.ts';
+import { AdvisorTimeoutError, ComponentError, createChatClient, type Document, type Reranker } from '../../../src/index.ts';
 import { mockModel, promptText, textParts } from '../../helpers/mock-models.ts';
 import { answeringModel, doc, keywordRetriever } from './rag-test-helpers.ts';
 
-const manuals = [doc('install', 'Install the printer driver from the setup disc.'), doc('wifi', 'Connect the printer to wifi in settings.')];
-const faq = [doc('faq-driver', 'Where is the printer driver? On the vendor site.'), doc('install', 'Install the printer driver from the setup disc.')];
+const manuals = [
+  doc('install', 'Install the printer driver from the setup disc.'),
+  doc('wifi', 'Connect the printer to wifi in settings.'),
+];
+const faq = [
+  doc('faq-driver', 'Where is the printer driver? On the vendor site.'),
+  doc('install', 'Install the printer driver from the setup disc.'),
+];
 const tickets = [doc('t-17', 'Customer could not install the printer driver on Linux.')];
 
 afterEach(() => {
@@ -39,14 +45,18 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
     expect(settled!.map((document) => document.id)).toEqual(expect.arrayContaining(['install', 'faq-driver', 't-17']));
   });
 
-  it('fails the turn with a TimeoutError naming the slow source, or leaves it out when told to', async () => {
+  it('fails the turn with a AdvisorTimeoutError naming the slow source, or leaves it out when told to', async () => {
     const slow = keywordRetriever('tickets', tickets, { delayMs: 200 });
     const strict = retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('manuals', manuals), slow], retrieverTimeoutMs: 20 });
     const error = await strict.retriever.retrieve('install').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AdvisorTimeoutError);
     expect((error as Error).message).toMatch(/"tickets" timed out after 20 ms/);
 
-    const tolerant = retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('manuals', manuals), slow], retrieverTimeoutMs: 20, onRetrieverError: 'ignore' });
+    const tolerant = retrievalAugmentationAdvisor({
+      retrievers: [keywordRetriever('manuals', manuals), slow],
+      retrieverTimeoutMs: 20,
+      onRetrieverError: 'ignore',
+    });
     const chat = createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [tolerant] });
     const response = await chat.generate({ prompt: 'install' });
     expect(response.sources.map((document) => document.id)).toEqual(['install']);
@@ -65,7 +75,9 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
         }),
     });
     const controller = new AbortController();
-    const pending = retrievalAugmentationAdvisor({ retrievers: [hanging('a'), hanging('b')] }).retriever.retrieve('q', { abortSignal: controller.signal });
+    const pending = retrievalAugmentationAdvisor({ retrievers: [hanging('a'), hanging('b')] }).retriever.retrieve('q', {
+      abortSignal: controller.signal,
+    });
     await vi.waitFor(() => expect(seen).toHaveLength(2));
     controller.abort(new Error('user navigated away'));
     await expect(pending).rejects.toThrow('user navigated away');
@@ -76,7 +88,10 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
     let sibling: AbortSignal | undefined;
     const hanging = {
       name: 'slow',
-      retrieve: (_query: string, options: { abortSignal?: AbortSignal } = {}) => ((sibling = options.abortSignal), new Promise<Document[]>(() => {})),
+      retrieve: (_query: string, options: { abortSignal?: AbortSignal } = {}) => (
+        (sibling = options.abortSignal),
+        new Promise<Document[]>(() => {})
+      ),
     };
     const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
     await expect(retrievalAugmentationAdvisor({ retrievers: [hanging, broken] }).retriever.retrieve('q')).rejects.toThrow(/wiki/);
@@ -85,7 +100,9 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
 
   it('reports a failing source as a ComponentError naming it', async () => {
     const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
-    await expect(retrievalAugmentationAdvisor({ retrievers: [broken] }).retriever.retrieve('q')).rejects.toThrow(/retrieve from "wiki" failed: connection refused/);
+    await expect(retrievalAugmentationAdvisor({ retrievers: [broken] }).retriever.retrieve('q')).rejects.toThrow(
+      /retrieve from "wiki" failed: connection refused/,
+    );
     await expect(retrievalAugmentationAdvisor({ retrievers: [broken] }).retriever.retrieve('q')).rejects.toBeInstanceOf(ComponentError);
   });
 });
@@ -114,29 +131,40 @@ describe('retrievalAugmentationAdvisor: the trace', () => {
     const rag = retrievalAugmentationAdvisor({
       queryTransformers: [expander],
       router,
-      aggregator: createRerankAggregator({ reranker, topN: 2 }),
+      aggregator: createRerankAggregator({ reranker }),
+      candidateK: 10,
+      topK: 2,
       postProcessors: [createDedupePostProcessor()],
     });
     const response = await createChatClient({ model, advisors: [rag] }).generate({ prompt: 'install printer driver' });
     const metadata = response.metadata['retrieval-augmentation'];
     const trace = metadata.trace as RetrievalTrace;
 
-    expect(trace.query).toBe('install printer driver');
-    expect(trace.transformations).toEqual([
-      { transformer: 'multi-query-expander', queries: ['install printer driver', 'printer driver download', 'setup disc'] },
-    ]);
-    expect(trace.queries).toHaveLength(3);
-    expect(trace.routes.find((route) => route.query === 'install printer driver')).toMatchObject({ retrievers: ['manuals', 'faq'] });
-    expect(trace.routes.find((route) => route.query === 'setup disc')).toMatchObject({ retrievers: ['manuals', 'faq'], fallback: 'routeToAll' });
+    // Each query text once; routes, hits and transformations point at it.
+    expect(trace.queries).toEqual(['install printer driver', 'printer driver download', 'setup disc']);
+    const setupDisc = trace.queries.indexOf('setup disc');
+    expect(trace.transformations).toEqual([{ transformer: 'multi-query-expander', queries: [0, 1, 2] }]);
+    expect(trace.routes.find((route) => route.query === 0)).toMatchObject({ retrievers: ['manuals', 'faq'] });
+    expect(trace.routes.find((route) => route.query === setupDisc)).toMatchObject({
+      retrievers: ['manuals', 'faq'],
+      fallback: 'routeToAll',
+    });
     expect(trace.hits).toHaveLength(6);
-    expect(trace.hits.find((hit) => hit.query === 'setup disc' && hit.retriever === 'manuals')).toMatchObject({ count: 1, documents: [{ id: 'install' }] });
-    expect(trace.fused.map((entry) => entry.rank)).toEqual([1, 2]);
+    expect(trace.hits.find((hit) => hit.query === setupDisc && hit.retriever === 'manuals')).toMatchObject({
+      count: 1,
+      documents: [{ id: 'install' }],
+    });
+    // The fused ranking is every candidate before reranking cut it to topK.
+    expect(trace.fused.map((entry) => entry.rank)).toEqual([1, 2, 3]);
+    expect(trace.fused.map((entry) => entry.id).sort()).toEqual(['faq-driver', 'install', 'wifi']);
     expect(trace.rerank).toMatchObject({ reranker: 'length', query: 'install printer driver' });
     const longest = [...manuals, ...faq].sort((a, b) => b.text.length - a.text.length).slice(0, 2);
     expect(trace.rerank!.scores.map((entry) => entry.id)).toEqual(longest.map((document) => document.id));
     expect(trace.rerank!.scores[0].score).toBeCloseTo(longest[0].text.length / 100);
     expect(trace.dropped).toEqual(expect.arrayContaining([{ id: 'wifi', stage: 'rerank:length' }]));
-    expect(Object.keys(trace.timings)).toEqual(expect.arrayContaining(['transform', 'route', 'retrieve', 'aggregate', 'postProcess', 'total']));
+    expect(Object.keys(trace.timings)).toEqual(
+      expect.arrayContaining(['transform', 'route', 'retrieve', 'aggregate', 'postProcess', 'total']),
+    );
     expect(response.sources.map((document) => document.id)).toEqual(longest.map((document) => document.id));
     expect(metadata.documents).toEqual(trace.rerank!.scores);
     expect(JSON.parse(JSON.stringify(metadata))).toEqual(metadata);
@@ -144,23 +172,107 @@ describe('retrievalAugmentationAdvisor: the trace', () => {
 
   it('keeps the fused order when the reranker fails, and records the fallback', async () => {
     const reranker: Reranker = { name: 'down', rerank: async () => Promise.reject(new Error('503 from reranker')) };
-    const rag = retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('manuals', manuals)], aggregator: createRerankAggregator({ reranker, topN: 1 }) });
-    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({ prompt: 'printer driver wifi' });
+    const rag = retrievalAugmentationAdvisor({
+      retrievers: [keywordRetriever('manuals', manuals)],
+      aggregator: createRerankAggregator({ reranker }),
+      topK: 1,
+    });
+    const response = await createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] }).generate({
+      prompt: 'printer driver wifi',
+    });
     const trace = response.metadata['retrieval-augmentation'].trace as RetrievalTrace;
     expect(trace.rerank).toMatchObject({ fallback: { reason: 'error', message: '503 from reranker' }, scores: [] });
     expect(response.sources.map((document) => document.id)).toEqual([trace.fused[0].id]);
   });
 
   it('cuts to topK after post-processing and records what was cut', async () => {
-    const rag = retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('manuals', manuals), keywordRetriever('faq', faq)], topK: 1 });
+    const rag = retrievalAugmentationAdvisor({
+      retrievers: [keywordRetriever('manuals', manuals), keywordRetriever('faq', faq)],
+      candidateK: 10,
+      topK: 1,
+    });
     const chat = createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [rag] });
     const response = await chat.generate({ prompt: 'printer driver' });
     const trace = response.metadata['retrieval-augmentation'].trace as RetrievalTrace;
     expect(response.sources).toHaveLength(1);
     expect(response.sources[0].id).toBe('install'); // found by both sources: fused first
-    expect(trace.dropped.filter((entry) => entry.stage === 'topK').map((entry) => entry.id).sort()).toEqual(['faq-driver', 'wifi']);
+    expect(
+      trace.dropped
+        .filter((entry) => entry.stage === 'topK')
+        .map((entry) => entry.id)
+        .sort(),
+    ).toEqual(['faq-driver', 'wifi']);
     const more = await chat.generate({ prompt: 'printer driver', context: { ragTopK: 3 } });
     expect(more.sources).toHaveLength(3);
+  });
+});
+
+describe('retrievalAugmentationAdvisor: one vocabulary (candidateK recalled, topK injected, minScore the threshold)', () => {
+  const corpus = [...manuals, ...faq.slice(0, 1), ...tickets];
+  /** Scores by text length, unlike the retrievers. */
+  const lengthReranker: Reranker = {
+    name: 'length',
+    rerank: async (_query, documents, { topN, minScore } = {}) =>
+      documents
+        .map((document) => ({ ...document, score: document.text.length / 100 }))
+        .filter((document) => minScore === undefined || document.score >= minScore)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, topN),
+  };
+
+  it('each retriever recalls candidateK (default: the call topK), never fewer than the call topK', async () => {
+    const retriever = keywordRetriever('kb', corpus);
+    await retrievalAugmentationAdvisor({ retrievers: [retriever], topK: 2 }).retriever.retrieve('printer driver');
+    await retrievalAugmentationAdvisor({ retrievers: [retriever], candidateK: 5, topK: 2 }).retriever.retrieve('printer driver');
+    const chat = createChatClient({
+      model: mockModel([textParts(['ok'])]),
+      advisors: [retrievalAugmentationAdvisor({ retrievers: [retriever], candidateK: 3, topK: 2 })],
+    });
+    const response = await chat.generate({ prompt: 'printer driver', context: { ragTopK: 4 } });
+    expect(retriever.calls.map((call) => call.options.topK)).toEqual([2, 5, 4]);
+    expect(response.sources).toHaveLength(4);
+  });
+
+  it('minScore is the retrievers threshold, or the rerank score threshold when the aggregator rescores; candidateMinScore then goes to the retrievers', async () => {
+    const fused = keywordRetriever('kb', corpus);
+    await retrievalAugmentationAdvisor({ retrievers: [fused], minScore: 2 }).retriever.retrieve('printer driver');
+    expect(fused.calls[0].options.minScore).toBe(2);
+
+    const reranked = keywordRetriever('kb', corpus);
+    const rag = retrievalAugmentationAdvisor({
+      retrievers: [reranked],
+      aggregator: createRerankAggregator({ reranker: lengthReranker }),
+      candidateK: 10,
+      minScore: 0.45,
+      candidateMinScore: 1,
+    });
+    const documents = await rag.retriever.retrieve('printer driver');
+    expect(reranked.calls[0].options).toMatchObject({ topK: 10, minScore: 1 });
+    expect(documents.every((document) => document.score! >= 0.45)).toBe(true);
+    expect(documents.map((document) => document.id)).toEqual(['t-17', 'faq-driver', 'install']);
+    // The call's minScore overrides the rerank threshold too.
+    expect((await rag.retriever.retrieve('printer driver', { minScore: 0.5 })).map((document) => document.id)).toEqual(['t-17']);
+  });
+
+  it('a single retrieved list keeps its retriever scores; several lists are fused by RRF', async () => {
+    const single = await retrievalAugmentationAdvisor({ retrievers: [keywordRetriever('manuals', manuals)] }).retriever.retrieve(
+      'printer driver',
+    );
+    expect(single.map((document) => [document.id, document.score])).toEqual([
+      ['install', 2],
+      ['wifi', 1],
+    ]);
+    const fused = await retrievalAugmentationAdvisor({
+      retrievers: [keywordRetriever('manuals', manuals), keywordRetriever('faq', faq)],
+    }).retriever.retrieve('printer driver');
+    // Two-stage RRF: install leads across the sources of the one query, so it ranks first across queries.
+    expect(fused[0]).toMatchObject({ id: 'install', score: 1 / 61 });
+  });
+
+  it('rejects a topK above candidateK and a candidateMinScore without an aggregator that rescores', () => {
+    const retrievers = [keywordRetriever('kb', corpus)];
+    expect(() => retrievalAugmentationAdvisor({ retrievers, candidateK: 3, topK: 5 })).toThrow(/topK.*must not exceed candidateK \(3\)/);
+    expect(() => retrievalAugmentationAdvisor({ retrievers, candidateMinScore: 0.2 })).toThrow(/candidateMinScore.*rescores/);
   });
 });
 
@@ -185,7 +297,10 @@ describe('retrievalAugmentationAdvisor: no-context policies', () => {
   });
 
   it('tell-model-unknown: the model is told that no document answers the question', async () => {
-    const { model, metadata } = await ask({ noContext: 'tell-model-unknown', noContextTemplate: 'Nothing found. Say you do not know. Q: {question}' });
+    const { model, metadata } = await ask({
+      noContext: 'tell-model-unknown',
+      noContextTemplate: 'Nothing found. Say you do not know. Q: {question}',
+    });
     expect(promptText(model.doGenerateCalls[0])).toBe('user: Nothing found. Say you do not know. Q: What is the warranty period?');
     expect(metadata['retrieval-augmentation']).toMatchObject({ noContext: true, noContextPolicy: 'tell-model-unknown' });
   });
@@ -218,10 +333,14 @@ describe('retrievalAugmentationAdvisor: options', () => {
   it('validates at construction', () => {
     const source = keywordRetriever('a', []);
     expect(() => retrievalAugmentationAdvisor({} as never)).toThrow(/exactly one of `retrievers` and `router`/);
-    expect(() => retrievalAugmentationAdvisor({ retrievers: [source], queryTransformers: [{}] as never })).toThrow(/queryTransformers\[0\]/);
+    expect(() => retrievalAugmentationAdvisor({ retrievers: [source], queryTransformers: [{}] as never })).toThrow(
+      /queryTransformers\[0\]/,
+    );
     expect(() => retrievalAugmentationAdvisor({ retrievers: [source], aggregator: {} as never })).toThrow(/aggregator/);
     expect(() => retrievalAugmentationAdvisor({ retrievers: [source], onRetrieverError: 'skip' as never })).toThrow(/onRetrieverError/);
     expect(() => retrievalAugmentationAdvisor({ retrievers: [source], topK: 1.5 })).toThrow(/topK/);
-    expect(() => retrievalAugmentationAdvisor({ retrievers: [source], injector: { inject: (request) => request }, template: '{question}{context}' })).toThrow(/injector/);
+    expect(() =>
+      retrievalAugmentationAdvisor({ retrievers: [source], injector: { inject: (request) => request }, template: '{question}{context}' }),
+    ).toThrow(/injector/);
   });
 });

@@ -1,17 +1,28 @@
-import { messageText } from '../../src/chain/request-text.ts';
+import { checkPositiveInteger } from '../../../src/extension/index.ts';
+import { messageText } from '../../../src/index.ts';
 import { cleanModelQuery } from './clean-model-query.ts';
-import { generateModelText } from './generate-model-text.ts';
-import { checkModelStageOptions, type ModelQueryTransformerOptions, type QueryTransformer } from './query-transformer.ts';
-import { validatePositiveInteger } from '../../src/util/validate-option-values.ts';
+import { generateModelText } from '../generate-model-text.ts';
+import { checkPromptTemplate, fillPromptTemplate } from '../prompt-template.ts';
+import { checkModelStageOptions } from '../model-stage-options.ts';
+import type { ModelQueryTransformerOptions, QueryTransformer } from './query-transformer.ts';
 
 export interface CompressionQueryTransformerOptions extends ModelQueryTransformerOptions {
   /** How many of the latest history messages the model sees. Default 10. */
   readonly maxHistoryMessages?: number;
+  /** The prompt, with `{history}` (the conversation, one `User:`/`Assistant:` line per message) and `{query}`. Default `DEFAULT_COMPRESSION_TEMPLATE`. */
+  readonly template?: string;
 }
 
-const INSTRUCTIONS = `You turn the latest user message of a conversation into a standalone search query.
+export const DEFAULT_COMPRESSION_TEMPLATE = `You turn the latest user message of a conversation into a standalone search query.
 Resolve pronouns and references ("it", "that one", "the second") using the conversation.
-Keep the user's language. Answer with the query only, on one line, without explanations.`;
+Keep the user's language. Answer with the query only, on one line, without explanations.
+
+Conversation:
+{history}
+
+Latest user message: {query}
+
+Standalone query:`;
 
 /**
  * Compresses the conversation and the user's new message into one standalone
@@ -24,12 +35,18 @@ Keep the user's language. Answer with the query only, on one line, without expla
  * createCompressionQueryTransformer({ model: openai('gpt-4o-mini') })
  */
 export function createCompressionQueryTransformer(options: CompressionQueryTransformerOptions): QueryTransformer {
-  const { model, name, timeoutMs, maxHistoryMessages = 10 } = checkModelStageOptions(
-    options,
-    ['maxHistoryMessages'],
-    'compression-query-transformer',
-  );
-  validatePositiveInteger(maxHistoryMessages, name, 'maxHistoryMessages');
+  const {
+    model,
+    name,
+    timeoutMs,
+    maxHistoryMessages = 10,
+    template = DEFAULT_COMPRESSION_TEMPLATE,
+  } = checkModelStageOptions(options, {
+    component: 'compression-query-transformer',
+    known: ['maxHistoryMessages', 'template'],
+  });
+  checkPositiveInteger(maxHistoryMessages, { component: name, argument: 'maxHistoryMessages' });
+  checkPromptTemplate({ template, placeholders: ['history', 'query'], component: name });
   return {
     name,
     async transform(query, { history, abortSignal }) {
@@ -42,8 +59,7 @@ export function createCompressionQueryTransformer(options: CompressionQueryTrans
       const text = await generateModelText({
         model,
         component: name,
-        instructions: INSTRUCTIONS,
-        prompt: `Conversation:\n${conversation.join('\n')}\n\nLatest user message: ${query}\n\nStandalone query:`,
+        prompt: fillPromptTemplate(template, { history: conversation.join('\n'), query }),
         timeoutMs,
         abortSignal,
       });

@@ -1,11 +1,10 @@
 import type { ModelMessage, UserModelMessage } from 'ai';
-import type { AdvisedRequest } from '../../src/chain/advisor.ts';
-import { messageText } from '../../src/chain/request-text.ts';
-import type { Document } from '../../src/document/document.ts';
-import { formatDocumentContext } from '../../src/prompt/document-context.ts';
-import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../src/prompt/context-template.ts';
-import { assertOptionsObject } from '../../src/util/assert-options.ts';
-import { checkStringList, invalidOption } from './validate-rag-options.ts';
+import type { AdvisedRequest } from '../../../src/index.ts';
+import { messageText } from '../../../src/index.ts';
+import type { Document } from '../../../src/index.ts';
+import { formatDocumentContext } from '../../../src/retrieval/index.ts';
+import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../../src/retrieval/index.ts';
+import { checkRagOptions, checkStringList, invalidOption } from '../validate-rag-options.ts';
 
 export interface DocumentInjectorOptions {
   /** A template with `{question}` and `{context}`. Default `DEFAULT_CONTEXT_TEMPLATE`. */
@@ -34,14 +33,17 @@ export interface DocumentInjector {
  * createDocumentInjector({ metadataKeys: ['source', 'updatedAt'] })
  */
 export function createDocumentInjector(options: DocumentInjectorOptions = {}): DocumentInjector {
-  assertOptionsObject('document-injector', options, ['template', 'metadataKeys']);
+  const component = 'document-injector';
+  checkRagOptions(options, { component, known: ['template', 'metadataKeys'] });
   const { template = DEFAULT_CONTEXT_TEMPLATE, metadataKeys = [] } = options;
-  validateContextTemplate(template, 'document-injector');
-  checkStringList(metadataKeys, 'document-injector', 'metadataKeys');
+  validateContextTemplate(template, component);
+  checkStringList(metadataKeys, { component, argument: 'metadataKeys' });
   formatDocumentContext([], { metadataKeys });
   return {
     inject: (request, documents) =>
-      replaceLastUserText(request, (question) => renderContextTemplate({ template, question, context: formatDocumentContext(documents, { metadataKeys }) })),
+      replaceLastUserText(request, (question) =>
+        renderContextTemplate({ template, question, context: formatDocumentContext(documents, { metadataKeys }) }),
+      ),
   };
 }
 
@@ -53,7 +55,9 @@ export function createDocumentInjector(options: DocumentInjectorOptions = {}): D
  */
 export function replaceLastUserText(request: AdvisedRequest, render: (question: string) => string): AdvisedRequest {
   const index = request.messages.findLastIndex((message) => message.role === 'user');
-  if (index === -1) throw invalidOption('document-injector', 'messages', 'there is no user message to add the documents to');
+  if (index === -1) {
+    throw invalidOption({ component: 'document-injector', argument: 'messages' }, 'there is no user message to add the documents to');
+  }
   const message = request.messages[index] as UserModelMessage;
   const original = request.input.findLast((candidate) => candidate.role === 'user');
   const text = render(messageText(original ?? message));

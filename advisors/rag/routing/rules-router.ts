@@ -1,8 +1,8 @@
-import type { Retriever } from '../../src/retrieval/retriever.ts';
-import type { QueryRouter } from './query-router.ts';
-import type { RagStageInput } from './query-transformer.ts';
-import { assertFunction, assertOptionsObject } from '../../src/util/assert-options.ts';
-import { checkName, checkRetrievers, invalidOption } from './validate-rag-options.ts';
+import { checkFunction, checkNonEmptyString } from '../../../src/extension/index.ts';
+import type { Retriever } from '../../../src/index.ts';
+import { routeDecision, type QueryRouter } from './query-router.ts';
+import type { RagStageInput } from '../rag-stage-input.ts';
+import { checkRagOptions, checkRetrievers, invalidOption } from '../validate-rag-options.ts';
 
 export interface RulesRouterOptions {
   /** The retrievers the rules may choose from. */
@@ -27,25 +27,30 @@ export interface RulesRouterOptions {
  * })
  */
 export function createRulesRouter(options: RulesRouterOptions): QueryRouter {
-  assertOptionsObject('rules-router', options, ['retrievers', 'rules', 'name']);
-  const name = checkName(options.name ?? 'rules-router', 'rules-router');
-  const retrievers = checkRetrievers(options.retrievers, name);
-  assertFunction(name, 'rules', options.rules);
+  checkRagOptions(options, { component: 'rules-router', known: ['retrievers', 'rules', 'name'] });
+  const name = checkNonEmptyString(options.name ?? 'rules-router', { component: 'rules-router', argument: 'name' });
+  const retrievers = checkRetrievers(options.retrievers, { component: name, argument: 'retrievers' });
+  checkFunction(options.rules, { component: name, argument: 'rules' });
   const byName = new Map(retrievers.map((retriever) => [retriever.name, retriever]));
   return {
     name,
     async route(query, input) {
       const chosen = await options.rules(query, input);
-      if (!Array.isArray(chosen)) throw invalidOption(name, 'rules', 'the rules function must return an array of retriever names');
-      return {
+      if (!Array.isArray(chosen)) {
+        throw invalidOption({ component: name, argument: 'rules' }, 'the rules function must return an array of retriever names');
+      }
+      return routeDecision({
         retrievers: [...new Set(chosen)].map((retrieverName) => {
           const retriever = byName.get(retrieverName);
           if (retriever === undefined) {
-            throw invalidOption(name, 'rules', `the rules chose "${String(retrieverName)}", which is not one of: ${[...byName.keys()].join(', ')}`);
+            throw invalidOption(
+              { component: name, argument: 'rules' },
+              `the rules chose "${String(retrieverName)}", which is not one of: ${[...byName.keys()].join(', ')}`,
+            );
           }
           return retriever;
         }),
-      };
+      });
     },
   };
 }

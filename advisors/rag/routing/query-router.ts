@@ -1,12 +1,14 @@
-import { ComponentError } from '../../src/errors/component-error.ts';
-import type { Retriever } from '../../src/retrieval/retriever.ts';
-import type { RagStageInput } from './query-transformer.ts';
-import { assertOptionsObject } from '../../src/util/assert-options.ts';
-import { checkRetrievers, invalidOption } from './validate-rag-options.ts';
+import { ComponentError } from '../../../src/index.ts';
+import type { Retriever } from '../../../src/index.ts';
+import type { RagStageInput } from '../rag-stage-input.ts';
+import { checkRagOptions, checkRetrievers } from '../validate-rag-options.ts';
 
 /** What a model or embedding router does when it cannot pick a route. */
-export type RouterFallback = 'doNotRoute' | 'routeToAll' | 'fail';
+export const ROUTER_FALLBACKS = ['doNotRoute', 'routeToAll', 'fail'] as const;
 
+export type RouterFallback = (typeof ROUTER_FALLBACKS)[number];
+
+/** A router's answer for one query; routers return it frozen, so no caller can change what the next query gets. */
 export interface RouteDecision {
   /** The retrievers to search with this query; empty means "do not retrieve". */
   readonly retrievers: readonly Retriever[];
@@ -29,16 +31,18 @@ export interface QueryRouter {
  * createAllRouter({ retrievers: [docs, faq, tickets] })
  */
 export function createAllRouter(options: { retrievers: readonly Retriever[]; name?: string }): QueryRouter {
-  assertOptionsObject('all-router', options, ['retrievers', 'name']);
-  const retrievers = checkRetrievers(options.retrievers, 'all-router');
-  return { name: options.name ?? 'all', route: async () => ({ retrievers }) };
+  checkRagOptions(options, { component: 'all-router', known: ['retrievers', 'name'] });
+  const retrievers = checkRetrievers(options.retrievers, { component: 'all-router', argument: 'retrievers' });
+  return { name: options.name ?? 'all', route: async () => routeDecision({ retrievers }) };
 }
 
-export function checkRouterFallback(fallback: unknown, component: string): RouterFallback {
-  if (fallback !== 'doNotRoute' && fallback !== 'routeToAll' && fallback !== 'fail') {
-    throw invalidOption(component, 'fallback', `expected "doNotRoute", "routeToAll" or "fail", got ${JSON.stringify(fallback)}`);
-  }
-  return fallback;
+/** A frozen decision over a frozen copy of `retrievers`. */
+export function routeDecision({ retrievers, fallback, reason }: RouteDecision): RouteDecision {
+  return Object.freeze({
+    retrievers: Object.freeze([...retrievers]),
+    ...(fallback !== undefined && { fallback }),
+    ...(reason !== undefined && { reason }),
+  });
 }
 
 /**
@@ -51,5 +55,5 @@ export function fallbackDecision(
   { component, reason, cause }: { component: string; reason: string; cause?: unknown },
 ): RouteDecision {
   if (fallback === 'fail') throw new ComponentError({ component, operation: 'route', message: reason, cause });
-  return { retrievers: fallback === 'routeToAll' ? retrievers : [], fallback, reason };
+  return routeDecision({ retrievers: fallback === 'routeToAll' ? retrievers : [], fallback, reason });
 }

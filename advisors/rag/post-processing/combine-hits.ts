@@ -1,4 +1,4 @@
-import type { Document } from '../../src/document/document.ts';
+import type { Document } from '../../../src/index.ts';
 
 /**
  * `target` standing in for several retrieved `hits` (a parent for its
@@ -8,7 +8,9 @@ import type { Document } from '../../src/document/document.ts';
 export function combineHits(target: Document, hits: readonly Document[], metadata: Readonly<Record<string, unknown>> = {}): Document {
   const scores = hits.map((hit) => hit.score).filter((score): score is number => typeof score === 'number' && !Number.isNaN(score));
   const provenance = hits.flatMap((hit) => hit.provenance ?? []);
-  const mergedIds = [...new Set(hits.flatMap((hit) => (Array.isArray(hit.metadata.mergedIds) ? (hit.metadata.mergedIds as string[]) : [hit.id])))];
+  const mergedIds = [
+    ...new Set(hits.flatMap((hit) => (Array.isArray(hit.metadata.mergedIds) ? (hit.metadata.mergedIds as string[]) : [hit.id]))),
+  ];
   return {
     ...target,
     metadata: { ...target.metadata, ...metadata, mergedIds },

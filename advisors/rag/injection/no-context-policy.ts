@@ -1,4 +1,5 @@
-import { invalidOption } from './validate-rag-options.ts';
+import { checkNonEmptyString, checkOneOf } from '../../../src/extension/index.ts';
+import { invalidOption } from '../validate-rag-options.ts';
 
 /**
  * What a RAG advisor does when no document passes retrieval:
@@ -7,7 +8,9 @@ import { invalidOption } from './validate-rag-options.ts';
  * - `skip`: do not call the model; answer with `noContextAnswer`.
  * Every policy flags the turn: `metadata[advisor].noContext === true`.
  */
-export type NoContextPolicy = 'answer-anyway' | 'tell-model-unknown' | 'skip';
+export type NoContextPolicy = (typeof NO_CONTEXT_POLICIES)[number];
+
+const NO_CONTEXT_POLICIES = ['answer-anyway', 'tell-model-unknown', 'skip'] as const;
 
 export const DEFAULT_NO_CONTEXT_TEMPLATE = `No document relevant to the question below was found in the knowledge base.
 Tell the user that the available documents do not answer it. Do not answer from general knowledge.
@@ -25,16 +28,16 @@ export interface NoContextOptions {
 }
 
 export function checkNoContextOptions(options: NoContextOptions, component: string): Required<NoContextOptions> {
-  const { noContext = 'answer-anyway', noContextTemplate = DEFAULT_NO_CONTEXT_TEMPLATE, noContextAnswer = DEFAULT_NO_CONTEXT_ANSWER } = options;
-  if (noContext !== 'answer-anyway' && noContext !== 'tell-model-unknown' && noContext !== 'skip') {
-    throw invalidOption(component, 'noContext', `expected "answer-anyway", "tell-model-unknown" or "skip", got ${JSON.stringify(noContext)}`);
-  }
+  const {
+    noContext = 'answer-anyway',
+    noContextTemplate = DEFAULT_NO_CONTEXT_TEMPLATE,
+    noContextAnswer = DEFAULT_NO_CONTEXT_ANSWER,
+  } = options;
+  checkOneOf(noContext, NO_CONTEXT_POLICIES, { component, argument: 'noContext' });
   if (typeof noContextTemplate !== 'string' || !noContextTemplate.includes('{question}')) {
-    throw invalidOption(component, 'noContextTemplate', 'expected a string containing the {question} placeholder');
+    throw invalidOption({ component, argument: 'noContextTemplate' }, 'expected a string containing the {question} placeholder');
   }
-  if (typeof noContextAnswer !== 'string' || noContextAnswer.trim() === '') {
-    throw invalidOption(component, 'noContextAnswer', 'expected a non-empty string');
-  }
+  checkNonEmptyString(noContextAnswer, { component, argument: 'noContextAnswer' });
   return { noContext, noContextTemplate, noContextAnswer };
 }
 

@@ -1,8 +1,8 @@
-import type { Document } from '../../src/document/document.ts';
+import type { Document } from '../../../src/index.ts';
 import { combineHits } from './combine-hits.ts';
 import type { DocumentPostProcessor } from './document-post-processor.ts';
-import { assertOptionsObject } from '../../src/util/assert-options.ts';
-import { invalidOption } from './validate-rag-options.ts';
+import { checkBoolean, checkNonEmptyString } from '../../../src/extension/index.ts';
+import { checkRagOptions } from '../validate-rag-options.ts';
 
 export interface SentenceWindowExpanderOptions {
   /** Metadata key holding the window text. Default `windowText` (as the sentence-window splitter writes it). */
@@ -25,10 +25,11 @@ export interface SentenceWindowExpanderOptions {
  * retrievalAugmentationAdvisor({ retrievers: [bm25], postProcessors: [createSentenceWindowExpander()] })
  */
 export function createSentenceWindowExpander(options: SentenceWindowExpanderOptions = {}): DocumentPostProcessor {
-  assertOptionsObject('sentence-window-expander', options, ['windowKey', 'mergeOverlapping']);
+  const component = 'sentence-window-expander';
+  checkRagOptions(options, { component, known: ['windowKey', 'mergeOverlapping'] });
   const { windowKey = 'windowText', mergeOverlapping = true } = options;
-  if (typeof windowKey !== 'string' || windowKey === '') throw invalidOption('sentence-window-expander', 'windowKey', 'expected a non-empty string');
-  if (typeof mergeOverlapping !== 'boolean') throw invalidOption('sentence-window-expander', 'mergeOverlapping', 'expected a boolean');
+  checkNonEmptyString(windowKey, { component, argument: 'windowKey' });
+  checkBoolean(mergeOverlapping, { component, argument: 'mergeOverlapping' });
   return {
     name: 'sentence-window',
     process(documents) {

@@ -1,16 +1,17 @@
 import { cosineSimilarity, type EmbeddingModel } from 'ai';
-import type { Retriever } from '../../src/retrieval/retriever.ts';
-import { embedDocuments, embedQuery } from '../../src/vector-store/call-embedding-model.ts';
-import { checkRouteDescriptions } from './language-model-router.ts';
-import { checkRouterFallback, fallbackDecision, type QueryRouter, type RouterFallback } from './query-router.ts';
-import { assertOptionsObject } from '../../src/util/assert-options.ts';
-import { validateOptionalFiniteNumber, validatePositiveInteger } from '../../src/util/validate-option-values.ts';
 import {
-  checkName,
-  checkTimeout,
-  DEFAULT_RAG_TIMEOUT_MS,
-  invalidOption,
-} from './validate-rag-options.ts';
+  checkFiniteNumber,
+  checkNonEmptyString,
+  checkOneOf,
+  checkPositiveInteger,
+  checkPositiveNumber,
+  describeValue,
+} from '../../../src/extension/index.ts';
+import type { Retriever } from '../../../src/index.ts';
+import { embedDocuments, embedQuery } from '../../../src/retrieval/index.ts';
+import { checkRouteDescriptions } from './language-model-router.ts';
+import { fallbackDecision, routeDecision, ROUTER_FALLBACKS, type QueryRouter, type RouterFallback } from './query-router.ts';
+import { checkRagOptions, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from '../validate-rag-options.ts';
 
 export interface EmbeddingRouteDescription {
   readonly retriever: Retriever;
@@ -48,17 +49,23 @@ export interface EmbeddingRouterOptions {
  * })
  */
 export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRouter {
-  assertOptionsObject('embedding-router', options, ['embeddingModel', 'routes', 'minScore', 'maxRoutes', 'fallback', 'timeoutMs', 'name']);
+  checkRagOptions(options, {
+    component: 'embedding-router',
+    known: ['embeddingModel', 'routes', 'minScore', 'maxRoutes', 'fallback', 'timeoutMs', 'name'],
+  });
   const { embeddingModel, minScore = 0.5, maxRoutes = 1, fallback = 'doNotRoute', timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
-  const name = checkName(options.name ?? 'embedding-router', 'embedding-router');
+  const name = checkNonEmptyString(options.name ?? 'embedding-router', { component: 'embedding-router', argument: 'name' });
   if (embeddingModel === null || (typeof embeddingModel !== 'object' && typeof embeddingModel !== 'string')) {
-    throw invalidOption(name, 'embeddingModel', 'expected an AI SDK EmbeddingModel');
+    throw invalidOption(
+      { component: name, argument: 'embeddingModel' },
+      `expected an AI SDK EmbeddingModel, got ${describeValue(embeddingModel)}`,
+    );
   }
   const routes = checkRouteDescriptions<EmbeddingRouteDescription>(options.routes, name, checkDescriptions);
-  validateOptionalFiniteNumber(minScore, name, 'minScore');
-  validatePositiveInteger(maxRoutes, name, 'maxRoutes');
-  checkRouterFallback(fallback, name);
-  const settings = { model: embeddingModel, timeoutMs: checkTimeout(timeoutMs, name) };
+  checkFiniteNumber(minScore, { component: name, argument: 'minScore' });
+  checkPositiveInteger(maxRoutes, { component: name, argument: 'maxRoutes' });
+  checkOneOf(fallback, ROUTER_FALLBACKS, { component: name, argument: 'fallback' });
+  const settings = { model: embeddingModel, timeoutMs: checkPositiveNumber(timeoutMs, { component: name, argument: 'timeoutMs' }) };
   const retrievers = routes.map((route) => route.retriever);
   const descriptions = routes.flatMap((route, routeIndex) => descriptionList(route).map((text) => ({ routeIndex, text })));
   let descriptionEmbeddings: Promise<readonly (readonly number[])[]> | undefined;
@@ -69,7 +76,11 @@ export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRou
       let similarities: number[];
       try {
         // Shared by all requests, so not tied to this request's abort signal.
-        descriptionEmbeddings ??= embedDocuments(settings, descriptions.map((description) => description.text), undefined);
+        descriptionEmbeddings ??= embedDocuments(
+          settings,
+          descriptions.map((description) => description.text),
+          undefined,
+        );
         const [queryEmbedding, embeddings] = await Promise.all([embedQuery(settings, query, abortSignal), descriptionEmbeddings]);
         similarities = routes.map(() => Number.NEGATIVE_INFINITY);
         embeddings.forEach((embedding, index) => {
@@ -80,7 +91,11 @@ export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRou
         // A failed description embedding is retried on the next query rather than cached.
         descriptionEmbeddings = undefined;
         if (abortSignal?.aborted) throw error;
-        return fallbackDecision(fallback, retrievers, { component: name, reason: `embedding failed: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+        return fallbackDecision(fallback, retrievers, {
+          component: name,
+          reason: `embedding failed: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
       }
       const chosen = similarities
         .map((score, index) => ({ score, index }))
@@ -89,9 +104,12 @@ export function createEmbeddingRouter(options: EmbeddingRouterOptions): QueryRou
         .slice(0, maxRoutes);
       if (chosen.length === 0) {
         const best = Math.max(...similarities);
-        return fallbackDecision(fallback, retrievers, { component: name, reason: `no route reached minScore ${minScore} (best ${best.toFixed(3)})` });
+        return fallbackDecision(fallback, retrievers, {
+          component: name,
+          reason: `no route reached minScore ${minScore} (best ${best.toFixed(3)})`,
+        });
       }
-      return { retrievers: chosen.map(({ index }) => retrievers[index]) };
+      return routeDecision({ retrievers: chosen.map(({ index }) => retrievers[index]) });
     },
   };
 }
@@ -104,6 +122,9 @@ function checkDescriptions(route: object, component: string, argument: string): 
   const { description } = route as { description?: unknown };
   const list = typeof description === 'string' ? [description] : description;
   if (!Array.isArray(list) || list.length === 0 || list.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
-    throw invalidOption(component, `${argument}.description`, 'expected a non-empty description or a non-empty array of them');
+    throw invalidOption(
+      { component, argument: `${argument}.description` },
+      'expected a non-empty description or a non-empty array of them',
+    );
   }
 }

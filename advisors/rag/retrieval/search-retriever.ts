@@ -1,11 +1,11 @@
-import type { Document } from '../../src/document/document.ts';
-import { stampRetrievalHit } from '../../src/fusion/hit-provenance.ts';
-import { ComponentError } from '../../src/errors/component-error.ts';
-import { TimeoutError } from '../../src/errors/timeout-error.ts';
-import type { FilterExpression } from '../../src/filter/filter-expression.ts';
-import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
-import type { Retriever } from '../../src/retrieval/retriever.ts';
-import { documentRefs, roundMs, type RetrievalTrace } from './retrieval-trace.ts';
+import type { Document } from '../../../src/index.ts';
+import { stampRetrievalHit } from '../../../src/retrieval/index.ts';
+import { ComponentError } from '../../../src/index.ts';
+import { AdvisorTimeoutError } from '../../../src/index.ts';
+import type { FilterExpression } from '../../../src/index.ts';
+import { callWithTimeout } from '../../../src/extension/index.ts';
+import type { Retriever } from '../../../src/index.ts';
+import { documentRefs, roundMs, type RetrievalTrace } from '../retrieval-trace.ts';
 
 export interface RetrieverSearch {
   readonly retriever: Retriever;
@@ -30,9 +30,17 @@ export interface RetrieverHits {
  * One retriever call with a deadline and the request's abort signal. Each
  * hit is stamped with the query, retriever, rank and score unless the
  * retriever already recorded that. A failure becomes a `ComponentError`
- * naming the retriever; the deadline a `TimeoutError`; an abort rethrows.
+ * naming the retriever; the deadline a `AdvisorTimeoutError`; an abort rethrows.
  */
-export async function searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal }: RetrieverSearch): Promise<RetrieverHits> {
+export async function searchRetriever({
+  retriever,
+  query,
+  topK,
+  minScore,
+  filter,
+  timeoutMs,
+  abortSignal,
+}: RetrieverSearch): Promise<RetrieverHits> {
   const started = performance.now();
   const operation = `retrieve from "${retriever.name}"`;
   let hits: unknown;
@@ -45,17 +53,19 @@ export async function searchRetriever({ retriever, query, topK, minScore, filter
       run: (signal) => retriever.retrieve(query, { topK, minScore, filter, abortSignal: signal }),
     });
   } catch (error) {
-    if (abortSignal?.aborted || error instanceof TimeoutError) throw error;
+    if (abortSignal?.aborted || AdvisorTimeoutError.isInstance(error)) throw error;
     throw new ComponentError({ component: 'retriever', operation, cause: error });
   }
-  if (!Array.isArray(hits)) throw new ComponentError({ component: 'retriever', operation, message: 'the retriever did not return an array of documents' });
+  if (!Array.isArray(hits)) {
+    throw new ComponentError({ component: 'retriever', operation, message: 'the retriever did not return an array of documents' });
+  }
   const documents = hits.map((hit: Document, position) => stampRetrievalHit(hit, { retriever: retriever.name, query, rank: position + 1 }));
   return { query, retriever: retriever.name, documents, ms: roundMs(performance.now() - started) };
 }
 
-export function hitsTrace(hits: readonly RetrieverHits[]): RetrievalTrace['hits'] {
+export function hitsTrace(hits: readonly RetrieverHits[], queryIndex: (query: string) => number): RetrievalTrace['hits'] {
   return hits.map(({ query, retriever, documents, ms, error }) => ({
-    query,
+    query: queryIndex(query),
     retriever,
     count: documents.length,
     documents: documentRefs(documents),
@@ -66,19 +76,4 @@ export function hitsTrace(hits: readonly RetrieverHits[]): RetrievalTrace['hits'
 
 export function rankedRefs(documents: readonly Document[]): RetrievalTrace['fused'] {
   return documentRefs(documents).map((ref, index) => ({ ...ref, rank: index + 1 }));
-}
-
-/** The trace of a retrieval stage that searched one retriever with the user's query alone. */
-export function singleSearchTrace(hits: RetrieverHits, timings: Readonly<Record<string, number>>, extra: Partial<RetrievalTrace> = {}): RetrievalTrace {
-  return {
-    query: hits.query,
-    transformations: [],
-    queries: [hits.query],
-    routes: [],
-    hits: hitsTrace([hits]),
-    fused: rankedRefs(hits.documents),
-    dropped: [],
-    ...extra,
-    timings,
-  };
 }

@@ -1,16 +1,22 @@
-import type { Document } from '../../src/document/document.ts';
-import { ComponentError } from '../../src/errors/component-error.ts';
-import { TimeoutError } from '../../src/errors/timeout-error.ts';
-import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
+import type { Document } from '../../../src/index.ts';
+import { ComponentError } from '../../../src/index.ts';
+import { AdvisorTimeoutError } from '../../../src/index.ts';
+import type { FilterExpression } from '../../../src/index.ts';
+import { matchesFilter } from '../../../src/filter/index.ts';
+import { callWithTimeout, checkPositiveNumber, describeValue } from '../../../src/extension/index.ts';
 import { combineHits } from './combine-hits.ts';
-import type { DocumentPostProcessor } from './document-post-processor.ts';
-import { assertOptionsObject } from '../../src/util/assert-options.ts';
-import { checkTimeout, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from './validate-rag-options.ts';
+import type { DocumentPostProcessor, PostProcessInput } from './document-post-processor.ts';
+import { checkRagOptions, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from '../validate-rag-options.ts';
 
 /** Looks parent chunks up by id; missing ids are simply absent from the result. */
 export type ParentLookup =
-  | ReadonlyMap<string, Document>
-  | ((ids: readonly string[], options: { abortSignal: AbortSignal }) => Promise<readonly Document[]>);
+  ReadonlyMap<string, Document> | ((ids: readonly string[], options: ParentLookupOptions) => Promise<readonly Document[]>);
+
+export interface ParentLookupOptions {
+  readonly abortSignal: AbortSignal;
+  /** The turn's filter (tenant included): a store should look up with it; parents it does not match are discarded anyway. */
+  readonly filter?: FilterExpression;
+}
 
 export interface AutoMergingPostProcessorOptions {
   /** The parents the hierarchical splitter produced, as a `Map` by id or an async lookup (a key-value store). */
@@ -29,6 +35,9 @@ export interface AutoMergingPostProcessorOptions {
  * provenance (their ids are in `metadata.mergedIds`). Repeats level by level
  * up the hierarchy. Parents are linked by `metadata.parentId` and count their
  * children in `metadata.childIds`, as `createHierarchicalSplitter` writes them.
+ * Only parents the turn's filter matches are merged in (their metadata is the
+ * source document's, tenant included), so a parent id that several tenants
+ * share never brings another tenant's text into the prompt.
  *
  * @example
  * const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [2048, 512] }).splitHierarchy(documents);
@@ -36,30 +45,44 @@ export interface AutoMergingPostProcessorOptions {
  */
 export function createAutoMergingPostProcessor(options: AutoMergingPostProcessorOptions): DocumentPostProcessor {
   const component = 'auto-merging';
-  assertOptionsObject(component, options, ['parents', 'threshold', 'timeoutMs']);
+  checkRagOptions(options, { component, known: ['parents', 'threshold', 'timeoutMs'] });
   const { parents, threshold = 0.5, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
   if (!(parents instanceof Map) && typeof parents !== 'function') {
-    throw invalidOption(component, 'parents', 'expected a Map of parent documents by id or a lookup function (ids) => Promise<Document[]>');
+    throw invalidOption(
+      { component, argument: 'parents' },
+      `expected a Map of parent documents by id or a lookup function (ids) => Promise<Document[]>, got ${describeValue(parents)}`,
+    );
   }
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold < 1)) {
-    throw invalidOption(component, 'threshold', `expected a share from 0 (inclusive) to 1 (exclusive), got ${String(threshold)}`);
+    throw invalidOption(
+      { component, argument: 'threshold' },
+      `expected a share from 0 (inclusive) to 1 (exclusive), got ${describeValue(threshold)}`,
+    );
   }
-  checkTimeout(timeoutMs, component);
+  checkPositiveNumber(timeoutMs, { component, argument: 'timeoutMs' });
 
-  const lookUp = async (ids: readonly string[], abortSignal: AbortSignal | undefined): Promise<Map<string, Document>> => {
-    if (parents instanceof Map) return new Map(ids.flatMap((id) => (parents.has(id) ? [[id, parents.get(id)!] as const] : [])));
+  const lookUp = async (ids: readonly string[], { abortSignal, filter }: PostProcessInput): Promise<Map<string, Document>> => {
     try {
-      const found = await callWithTimeout({ component, operation: 'look up parents', timeoutMs, abortSignal, run: (signal) => parents(ids, { abortSignal: signal }) });
-      return new Map(found.map((parent) => [parent.id, parent]));
+      const found =
+        parents instanceof Map
+          ? ids.flatMap((id) => (parents.has(id) ? [parents.get(id)!] : []))
+          : await callWithTimeout({
+              component,
+              operation: 'look up parents',
+              timeoutMs,
+              abortSignal,
+              run: (signal) => parents(ids, { abortSignal: signal, filter }),
+            });
+      return visibleParentsById(found, filter);
     } catch (error) {
-      if (abortSignal?.aborted || error instanceof TimeoutError) throw error;
+      if (abortSignal?.aborted || AdvisorTimeoutError.isInstance(error)) throw error;
       throw new ComponentError({ component, operation: 'look up parents', cause: error });
     }
   };
 
   return {
     name: component,
-    async process(documents, { abortSignal }) {
+    async process(documents, input) {
       let current = [...documents];
       for (;;) {
         const hitsByParent = new Map<string, Document[]>();
@@ -70,7 +93,7 @@ export function createAutoMergingPostProcessor(options: AutoMergingPostProcessor
           if (!siblings.some((sibling) => sibling.id === document.id)) siblings.push(document);
           hitsByParent.set(parentId, siblings);
         }
-        const found = await lookUp([...hitsByParent.keys()], abortSignal);
+        const found = await lookUp([...hitsByParent.keys()], input);
         const mergeInto = new Map<string, Document>();
         for (const [parentId, hits] of hitsByParent) {
           const parent = found.get(parentId);
@@ -92,6 +115,16 @@ export function createAutoMergingPostProcessor(options: AutoMergingPostProcessor
       }
     },
   };
+}
+
+/** The parents the filter matches, by id; when a lookup returns several for one id (ids repeated across tenants), the first matching one. */
+function visibleParentsById(found: readonly Document[], filter: FilterExpression | undefined): Map<string, Document> {
+  const byId = new Map<string, Document>();
+  for (const parent of found) {
+    if (byId.has(parent.id) || (filter !== undefined && !matchesFilter(filter, parent.metadata))) continue;
+    byId.set(parent.id, parent);
+  }
+  return byId;
 }
 
 function childCountOf(parent: Document, child: Document): number {

@@ -1,10 +1,17 @@
-import type { Document } from '../../src/document/document.ts';
-import { dedupeDocuments } from '../../src/document/dedupe-documents.ts';
-import type { RagStageInput } from './query-transformer.ts';
+import type { Document } from '../../../src/index.ts';
+import { dedupeDocuments } from '../../../src/retrieval/index.ts';
+import type { FilterExpression } from '../../../src/index.ts';
+import type { RagStageInput } from '../rag-stage-input.ts';
 
 export interface PostProcessInput extends RagStageInput {
   /** The user's original query. */
   readonly query: string;
+  /**
+   * The turn's filter (the advisor's required filter, e.g. the tenant, AND the
+   * per-call `RagFilter`). A post-processor that fetches documents must keep
+   * only those it matches, or it would widen what the turn may see.
+   */
+  readonly filter?: FilterExpression;
 }
 
 /**
