@@ -10,7 +10,10 @@
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
-import { createChatClient, createChatMemory, createEnglishAnalyzer, createTextModel, ENGLISH_STOP_WORDS } from '../src/index.ts';
+import { createTextModel } from '../src/offline/index.ts';
+import { createChatClient } from '../src/index.ts';
+import { createChatMemory } from '../src/memory/index.ts';
+import { createEnglishAnalyzer, ENGLISH_STOP_WORDS } from '../src/retrieval/index.ts';
 import {
   createCompressionQueryTransformer,
   createLanguageModelRouter,
@@ -51,6 +54,8 @@ export async function main({ env = process.env, write = writeToStdout }: Example
           // If the router's answer is unusable, search both sources rather than none.
           fallback: 'routeToAll',
         }),
+        // Each source recalls ten candidates, fused by RRF; the best two are injected.
+        candidateK: 10,
         topK: 2,
       }),
     ],
@@ -74,7 +79,7 @@ function offlineHelperModel(): LanguageModel {
   const analyze = createEnglishAnalyzer({ stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_WORDS] });
   const answer = ({ prompt }: LanguageModelV4CallOptions): string => {
     const text = prompt.flatMap((message) => (message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [])).join('\n');
-    const routing = /^Sources:\n([\s\S]*?)\n\nQuery: (.*)$/.exec(text);
+    const routing = /^Sources:\n([\s\S]*?)\n\nQuery: (.*)$/m.exec(text);
     if (routing !== null) {
       const queryWords = new Set(analyze(routing[2]));
       const chosen = routing[1].split('\n').flatMap((line) => {
@@ -83,7 +88,7 @@ function offlineHelperModel(): LanguageModel {
       });
       return chosen.length === 0 ? 'none' : chosen.join(', ');
     }
-    const compression = /^Conversation:\n([\s\S]*?)\n\nLatest user message: (.*)\n/.exec(text);
+    const compression = /^Conversation:\n([\s\S]*?)\n\nLatest user message: (.*)\n/m.exec(text);
     if (compression !== null) {
       const userLines = compression[1].split('\n').filter((line) => line.startsWith('User: ')).join('\n');
       const name = [...userLines.matchAll(/\b\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)+/gu)].at(-1)?.[0];

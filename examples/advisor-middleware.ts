@@ -13,7 +13,8 @@
  * Use `createChatClient` for new code. In your own project, import from 'ai-advisors'.
  */
 import { streamText, wrapLanguageModel } from 'ai';
-import { advisorMiddleware, createChatMemory } from '../src/index.ts';
+import { advisorMiddleware } from '../src/index.ts';
+import { createChatMemory } from '../src/memory/index.ts';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';

@@ -10,7 +10,8 @@
  * - `answerStatsAdvisor` records the answer's length in the response metadata.
  * In your own project, import from 'ai-advisors' instead of '../src'.
  */
-import { createChatClient, createChatMemory, type Advisor } from '../src/index.ts';
+import { type Advisor, createChatClient } from '../src/index.ts';
+import { createChatMemory } from '../src/memory/index.ts';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';

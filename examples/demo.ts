@@ -14,7 +14,9 @@
  * retrieval. In your own project, import from 'ai-advisors' instead of '../src'.
  */
 import cliProgress from 'cli-progress';
-import { createChatClient, createChatMemory, type IngestProgress } from '../src/index.ts';
+import { createChatClient } from '../src/index.ts';
+import { createChatMemory } from '../src/memory/index.ts';
+import { type IngestProgress } from '../src/ingestion/index.ts';
 import { messageMemoryAdvisor, metadataPassthroughAdvisor, rerankRagAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { createLocalReranker } from './demo-reranker.ts';
@@ -57,8 +59,8 @@ export async function main({ env = process.env, write = writeToStdout }: Example
       rerankRagAdvisor({
         retriever,
         reranker: createLocalReranker(),
-        recallK: 10,
-        topN: 3,
+        candidateK: 10,
+        topK: 3,
         // Passages sharing less than half of the question's topic words are dropped...
         minScore: 0.5,
         // ...and when none is left (a follow-up like "How old is she?"), the model answers from memory.

@@ -1,6 +1,6 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { createHash } from 'node:crypto';
-import { englishAnalyzer } from '../src/index.ts';
+import { englishAnalyzer } from '../src/retrieval/index.ts';
 
 /**
  * An offline stand-in for an embedding model, for examples that need vectors

@@ -10,7 +10,8 @@
  * memory; Redis and PostgreSQL stores live under 'ai-advisors/redis' and
  * 'ai-advisors/postgres'. In your own project, import from 'ai-advisors'.
  */
-import { createChatClient, createChatMemory, messageWindow } from '../src/index.ts';
+import { createChatClient } from '../src/index.ts';
+import { createChatMemory, messageWindow } from '../src/memory/index.ts';
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';

@@ -5,7 +5,8 @@ interface TraceLike {
   readonly rerank?: { readonly reranker: string; readonly fallback?: { readonly message: string } };
   readonly dropped?: readonly unknown[];
   readonly timings?: Readonly<Record<string, number>>;
-  readonly routes?: readonly { readonly retrievers: readonly string[]; readonly fallback?: string }[];
+  readonly routes?: readonly { readonly query: number; readonly retrievers: readonly string[]; readonly fallback?: string }[];
+  /** Every query text once; routes and hits name one by its index. */
   readonly queries?: readonly string[];
 }
 
@@ -34,7 +35,8 @@ export async function printTurn(result: ChatStreamResult, write: (text: string) 
 
 function describeTrace(trace: TraceLike, noContext: boolean): string {
   const parts: string[] = [];
-  if (trace.queries !== undefined && trace.queries.length > 0) parts.push(`queries ${trace.queries.map((query) => JSON.stringify(query)).join(', ')}`);
+  const searched = [...new Set(trace.routes?.map((route) => route.query))].map((index) => trace.queries?.[index]);
+  if (searched.length > 0) parts.push(`queries ${searched.map((query) => JSON.stringify(query)).join(', ')}`);
   const routed = trace.routes?.flatMap((route) => [...route.retrievers, ...(route.fallback === undefined ? [] : [`(router fallback: ${route.fallback})`])]);
   if (routed !== undefined && routed.length > 0) parts.push(`routed to ${[...new Set(routed)].join(', ')}`);
   for (const hit of trace.hits ?? []) parts.push(`${hit.retriever} recalled ${hit.count}`);

@@ -10,7 +10,8 @@
  * the points are created on the first run; re-running replaces the same points.
  * In your own project, import from 'ai-advisors' and 'ai-advisors/qdrant'.
  */
-import { createChatClient, ingest } from '../src/index.ts';
+import { createChatClient } from '../src/index.ts';
+import { ingest } from '../src/ingestion/index.ts';
 import { questionAnswerAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { createQdrantVectorStore } from '../src/qdrant/index.ts';

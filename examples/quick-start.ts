@@ -7,7 +7,8 @@
  * with the offline stand-in model, which quotes the passages it is given.
  * In your own project, import from 'ai-advisors' instead of '../src'.
  */
-import { createBm25Retriever, createChatClient, createDocument } from '../src/index.ts';
+import { createBm25Retriever, createDocument } from '../src/retrieval/index.ts';
+import { createChatClient } from '../src/index.ts';
 import { questionAnswerAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';

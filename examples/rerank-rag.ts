@@ -33,8 +33,8 @@ export async function main({ env = process.env, write = writeToStdout }: Example
       rerankRagAdvisor({
         retriever,
         reranker,
-        recallK: 10, // wide recall: every chunk that might matter...
-        topN: 2, // ...but only the two best reach the model,
+        candidateK: 10, // wide recall: every chunk that might matter...
+        topK: 2, // ...but only the two best reach the model,
         minScore: cohereKey ? 0.1 : 0.5, // and only if the reranker finds them relevant enough.
       }),
     ],

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { createRecursiveCharacterSplitter, type Document } from '../src/index.ts';
+import { createRecursiveCharacterSplitter } from '../src/ingestion/index.ts';
+import { type Document } from '../src/index.ts';
 import { loadMarkdown } from '../src/loaders/index.ts';
 
 /** The two sample documents written for the examples (a biography and a company's terms of use). */

@@ -1,13 +1,7 @@
 import type { EmbeddingModel } from 'ai';
-import {
-  createBm25Retriever,
-  createInMemoryVectorStore,
-  ingest,
-  vectorStoreRetriever,
-  type Document,
-  type IngestProgress,
-  type Retriever,
-} from '../src/index.ts';
+import { createBm25Retriever, createInMemoryVectorStore, vectorStoreRetriever } from '../src/retrieval/index.ts';
+import { ingest, type IngestProgress } from '../src/ingestion/index.ts';
+import { type Document, type Retriever } from '../src/index.ts';
 
 export interface SampleRetriever {
   readonly retriever: Retriever;

@@ -1,22 +1,46 @@
-export * from './errors/index.ts';
-export * from './context/index.ts';
-export * from './chain/index.ts';
+// The essentials: the chat client, the advisor chain, the middleware, the route helper, context, errors and the
+// interfaces extensions implement. Everything else is behind an entry point by concern:
+// ai-advisors/advisors, /memory, /retrieval, /filter, /ingestion, /evaluation, /extension (for authors of
+// advisors and stores), and the backends.
+export {
+  AdvisorArgumentError,
+  AdvisorError,
+  AdvisorTimeoutError,
+  ComponentError,
+  MemoryAppendUnknownError,
+} from './errors/index.ts';
+export {
+  AdvisorContext,
+  contextKey,
+  ConversationId,
+  parseNonEmptyString,
+  TurnId,
+  UIMessageMetadata,
+  type ContextInit,
+  type ContextKey,
+} from './context/index.ts';
+export { UserId } from './memory/user-id.ts';
+export type {
+  AdvisedRequest,
+  AdvisedResponse,
+  AdvisedStream,
+  Advisor,
+  CallNext,
+  ChatCallSettings,
+  ResponseMessage,
+  StreamNext,
+  TurnOutcome,
+} from './chain/advisor.ts';
+export { createAdvisorChain, type AdvisorChain } from './chain/advisor-chain.ts';
+export { answerDirectly, streamDirectAnswer, type AnswerDirectlyOptions } from './chain/answer-directly.ts';
+export { messageText, userText } from './chain/request-text.ts';
 export * from './client/index.ts';
-export * from './middleware/index.ts';
-export * from './security/index.ts';
-export { createTextModel, type CreateTextModelOptions } from './model/create-text-model.ts';
+export * from './route/index.ts';
+export { advisorMiddleware, type AdvisorMiddlewareOptions } from './middleware/advisor-middleware.ts';
 export type { Document, DocumentProvenance } from './document/document.ts';
-export type { ComparisonOperator, FilterExpression, FilterScalar } from './filter/filter-expression.ts';
+export type { FilterExpression } from './filter/filter-expression.ts';
 export type { RetrieveOptions, Retriever } from './retrieval/retriever.ts';
 export type { RerankOptions, Reranker } from './retrieval/reranker.ts';
 export type { VectorSearchRequest, VectorStore } from './retrieval/vector-store.ts';
-export * from './memory/index.ts';
-export * from './filter/index.ts';
-export * from './prompt/index.ts';
-export * from './ingestion/index.ts';
-export * from './document/index.ts';
-export * from './bm25/index.ts';
-export * from './rerank/index.ts';
-export * from './vector-store/index.ts';
-export * from './fusion/index.ts';
-export * from './evaluation/index.ts';
+export type { ChatMemory } from './memory/chat-memory.ts';
+export type { ChatMemoryStore } from './memory/chat-memory-store.ts';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type {
   AdvisedRequest,
   AdvisedResponse,
@@ -26,6 +26,11 @@ export interface AdvisorChain {
   call(request: AdvisedRequest, terminal: CallNext): Promise<AdvisedResponse>;
   /** Runs the chain around `terminal` for a streaming turn. */
   stream(request: AdvisedRequest, terminal: StreamNext): Promise<AdvisedStream>;
+  /**
+   * Runs only the `after` hooks, innermost first, on a response produced
+   * outside the chain: the later steps of a turn the middleware continues.
+   */
+  complete(response: AdvisedResponse): Promise<AdvisedResponse>;
 }
 
 /**
@@ -49,6 +54,11 @@ export function createAdvisorChain(advisors: readonly Advisor[] = []): AdvisorCh
     },
     stream(request: AdvisedRequest, terminal: StreamNext) {
       return invokeStream(ordered, 0, request, terminal);
+    },
+    async complete(response: AdvisedResponse) {
+      let completed = response;
+      for (let index = ordered.length - 1; index >= 0; index--) completed = await runAfter(ordered[index], completed);
+      return completed;
     },
   });
 }
@@ -132,7 +142,7 @@ function outcomeOf(request: AdvisedRequest, error: unknown): 'error' | 'aborted'
 
 function checkRequest(request: AdvisedRequest, advisor: Advisor): AdvisedRequest {
   if (request === null || typeof request !== 'object' || !Array.isArray(request.messages) || !request.context) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: advisor.name,
       argument: 'request',
       message: 'an advisor must pass on a complete AdvisedRequest (spread the one it received: `{ ...request, ... }`)',
@@ -143,7 +153,7 @@ function checkRequest(request: AdvisedRequest, advisor: Advisor): AdvisedRequest
 
 function checkResponse(response: AdvisedResponse, advisor: Advisor): AdvisedResponse {
   if (response === null || typeof response !== 'object' || typeof response.outcome !== 'string') {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: advisor.name,
       argument: 'response',
       message: '`after` must return a complete AdvisedResponse (spread the one it received: `{ ...response, ... }`)',

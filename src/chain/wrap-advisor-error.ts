@@ -3,7 +3,7 @@ import { ComponentError } from '../errors/component-error.ts';
 
 /** Keeps this library's typed errors; wraps anything else so it names the advisor. */
 export function wrapAdvisorError(error: unknown, advisorName: string, hook: string): unknown {
-  if (error instanceof AdvisorError) return error;
+  if (AdvisorError.isInstance(error)) return error;
   if (isAbortError(error)) return error;
   return new ComponentError({ component: advisorName, operation: hook, cause: error });
 }
@@ -11,6 +11,6 @@ export function wrapAdvisorError(error: unknown, advisorName: string, hook: stri
 export function isAbortError(error: unknown): boolean {
   return (
     error instanceof Error &&
-    (error.name === 'AbortError' || error.name === 'TimeoutError' && !(error instanceof AdvisorError))
+    (error.name === 'AbortError' || error.name === 'TimeoutError' && !(AdvisorError.isInstance(error)))
   );
 }

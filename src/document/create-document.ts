@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from './document.ts';
 import { isPlainObject } from './is-plain-object.ts';
 
@@ -47,6 +47,6 @@ function contentId(text: string, metadata: Readonly<Record<string, unknown>>): s
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-function invalid(argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component: 'document', argument, message });
+function invalid(argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component: 'document', argument, message });
 }

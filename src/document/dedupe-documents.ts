@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from './document.ts';
 import { mergeDocuments } from './merge-documents.ts';
 import { requireDocument } from './require-document.ts';
@@ -13,7 +13,7 @@ import { requireDocument } from './require-document.ts';
  */
 export function dedupeDocuments(documents: readonly Document[]): Document[] {
   if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component: 'document', argument: 'documents', message: 'expected an array of documents' });
+    throw new AdvisorArgumentError({ component: 'document', argument: 'documents', message: 'expected an array of documents' });
   }
   const byId = new Map<string, Document>();
   documents.forEach((document, index) => {

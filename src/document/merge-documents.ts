@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from './document.ts';
 import { isPlainObject } from './is-plain-object.ts';
 import { requireDocument } from './require-document.ts';
@@ -16,7 +16,7 @@ export function mergeDocuments(first: Document, second: Document): Document {
   requireDocument(first, 'first');
   requireDocument(second, 'second');
   if (first.id !== second.id) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'document',
       argument: 'second',
       message: `only documents with the same id can be merged, got "${first.id}" and "${second.id}"`,

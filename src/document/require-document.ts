@@ -1,5 +1,6 @@
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { checkNesting } from '../util/check-nesting.ts';
 import type { Document } from './document.ts';
 
 /** Checks that `document` has a string id, text and a metadata object. */
@@ -13,7 +14,7 @@ export function requireDocument(document: unknown, argument: string): asserts do
     candidate.metadata === null ||
     typeof candidate.metadata !== 'object'
   ) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: 'document',
       argument,
       message: `expected a document with a string id, text and a metadata object, got ${describeValue(document)}`,
@@ -31,12 +32,12 @@ export function requireDocuments(
   { component, argument = 'documents' }: { component: string; argument?: string },
 ): asserts documents is readonly Document[] {
   if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component, argument, message: `expected an array of documents, got ${describeValue(documents)}` });
+    throw new AdvisorArgumentError({ component, argument, message: `expected an array of documents, got ${describeValue(documents)}` });
   }
   documents.forEach((document: unknown, position) => {
     const where = `${argument}[${position}]`;
     const fail = (field: string, message: string): never => {
-      throw new InvalidArgumentError({ component, argument: `${where}${field}`, message });
+      throw new AdvisorArgumentError({ component, argument: `${where}${field}`, message });
     };
     if (document === null || typeof document !== 'object') fail('', `expected a document, got ${describeValue(document)}`);
     const { id, text, metadata } = document as Partial<Document>;
@@ -45,5 +46,6 @@ export function requireDocuments(
     if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
       fail('.metadata', `document "${id}": expected a plain object, got ${describeValue(metadata)}`);
     }
+    checkNesting(metadata, { component, argument: `${where}.metadata` });
   });
 }

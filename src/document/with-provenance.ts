@@ -1,5 +1,5 @@
 import { describeValue } from '../context/context-key.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document, DocumentProvenance } from './document.ts';
 
 const TEXT_FIELDS = ['query', 'retriever'] as const;
@@ -49,6 +49,6 @@ function describeNumber(value: unknown): string {
   return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
-function invalid(argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component: 'document', argument, message });
+function invalid(argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component: 'document', argument, message });
 }

@@ -1,4 +1,5 @@
 export { AdvisorError } from './advisor-error.ts';
 export { ComponentError } from './component-error.ts';
-export { InvalidArgumentError } from './invalid-argument-error.ts';
-export { TimeoutError } from './timeout-error.ts';
+export { AdvisorArgumentError } from './advisor-argument-error.ts';
+export { MemoryAppendUnknownError } from './memory-append-unknown-error.ts';
+export { AdvisorTimeoutError } from './advisor-timeout-error.ts';

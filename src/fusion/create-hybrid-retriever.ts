@@ -1,8 +1,8 @@
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
 import { ComponentError } from '../errors/component-error.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import { TimeoutError } from '../errors/timeout-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
 import { stampRetrievalHit } from './hit-provenance.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
@@ -18,7 +18,7 @@ export interface HybridRetrieverOptions {
   readonly k?: number;
   /** How many candidates to ask each retriever for. Default: the call's `topK`. */
   readonly candidateK?: number;
-  /** Abort all retrievers and fail with a `TimeoutError` after this many milliseconds. Default: no limit. */
+  /** Abort all retrievers and fail with a `AdvisorTimeoutError` after this many milliseconds. Default: no limit. */
   readonly timeoutMs?: number;
 }
 
@@ -53,7 +53,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
       const timer =
         timeoutMs === undefined
           ? undefined
-          : setTimeout(() => controller.abort(new TimeoutError({ component: name, operation: 'retrieve', timeoutMs })), timeoutMs);
+          : setTimeout(() => controller.abort(new AdvisorTimeoutError({ component: name, operation: 'retrieve', timeoutMs })), timeoutMs);
       const childOptions: RetrieveOptions = { topK: candidateK ?? topK, filter, abortSignal: controller.signal };
 
       try {
@@ -153,6 +153,6 @@ function validateCall(name: string, query: unknown, options: RetrieveOptions): v
   }
 }
 
-function invalid(component: string, argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component, argument, message });
+function invalid(component: string, argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component, argument, message });
 }

@@ -1,6 +1,6 @@
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
 
@@ -54,6 +54,6 @@ export function fuseTwoStage(
   return reciprocalRankFusion(perQuery, { k, topK });
 }
 
-function invalid(argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component: 'reciprocal-rank-fusion', argument, message });
+function invalid(argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component: 'reciprocal-rank-fusion', argument, message });
 }

@@ -1,7 +1,7 @@
 import type { Document } from '../document/document.ts';
 import { mergeDocuments } from '../document/merge-documents.ts';
 import { requireDocument } from '../document/require-document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 
 export interface ReciprocalRankFusionOptions {
@@ -103,6 +103,6 @@ export function validateFusionOptions(
   return { k, weights: weights ?? Array.from({ length: listCount }, () => 1), topK };
 }
 
-function invalid(argument: string, message: string): InvalidArgumentError {
-  return new InvalidArgumentError({ component: 'reciprocal-rank-fusion', argument, message });
+function invalid(argument: string, message: string): AdvisorArgumentError {
+  return new AdvisorArgumentError({ component: 'reciprocal-rank-fusion', argument, message });
 }

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { DOCX_MEDIA_TYPE, loadDocx } from './load-docx.ts';
 import { loadHtml } from './load-html.ts';
 import { loadMarkdown, type MarkdownLoaderOptions } from './load-markdown.ts';
@@ -29,7 +29,7 @@ const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
 /**
  * Loads a file with the loader for its media type: `mediaType` when given,
  * else the extension (.txt, .md, .html, .pdf, .docx). Anything else is an
- * `InvalidArgumentError` naming the supported types.
+ * `AdvisorArgumentError` naming the supported types.
  *
  * @example
  * const documents = (await Promise.all(paths.map((path) => loadFile(path)))).flat();
@@ -37,7 +37,7 @@ const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
 export async function loadFile(source: LoaderSource, options: FileLoaderOptions = {}): Promise<Document[]> {
   const component = 'file-loader';
   if (options == null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
   }
   rejectUnknownOptions(
     options as Record<string, unknown>,
@@ -61,7 +61,7 @@ export async function loadFile(source: LoaderSource, options: FileLoaderOptions 
     case DOCX_MEDIA_TYPE:
       return loadDocx(source, loaderOptions);
     default:
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component,
         argument: mediaType === undefined ? 'source' : 'mediaType',
         message: `cannot load ${mediaType ?? (extension === '' ? `"${location}" (no extension)` : `"${extension}" files`)}; supported: ${Object.keys(MEDIA_TYPE_BY_EXTENSION).join(', ')} (${[...new Set(Object.values(MEDIA_TYPE_BY_EXTENSION))].join(', ')})`,

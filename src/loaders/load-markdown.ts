@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { importParser } from './import-parser.ts';
 import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
 
@@ -33,7 +33,7 @@ const COMPONENT = 'markdown-loader';
 export async function loadMarkdown(source: LoaderSource, options: MarkdownLoaderOptions = {}): Promise<Document[]> {
   const { sections = false, ...loaderOptions } = options ?? {};
   if (typeof sections !== 'boolean') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'sections', message: 'must be a boolean' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'sections', message: 'must be a boolean' });
   }
   const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
   const { marked } = await importParser(COMPONENT, 'marked', () => import('marked'));

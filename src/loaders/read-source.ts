@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** A file path or `file:` URL, or content already in memory (an upload) with the file name it came with. */
 export type LoaderSource = string | URL | { readonly data: Uint8Array | ArrayBuffer | string; readonly name: string };
@@ -58,7 +58,7 @@ export function describeSource(component: string, source: LoaderSource): string 
   if (typeof source === 'string' && source.length > 0) return source;
   if (source instanceof URL) {
     if (source.protocol !== 'file:') {
-      throw new InvalidArgumentError({ component, argument: 'source', message: `only file: URLs can be read, got ${source.protocol}` });
+      throw new AdvisorArgumentError({ component, argument: 'source', message: `only file: URLs can be read, got ${source.protocol}` });
     }
     return fileURLToPath(source);
   }
@@ -71,7 +71,7 @@ export function describeSource(component: string, source: LoaderSource): string 
   ) {
     return source.name;
   }
-  throw new InvalidArgumentError({
+  throw new AdvisorArgumentError({
     component,
     argument: 'source',
     message: 'must be a file path, a file: URL, or { data, name } with data as Uint8Array, ArrayBuffer or string',
@@ -84,17 +84,17 @@ export function decodeText(bytes: Uint8Array): string {
 
 function validateLoaderOptions(component: string, options: LoaderOptions, knownOptions: readonly string[]): void {
   if (options == null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
   }
   rejectUnknownOptions(options as Record<string, unknown>, knownOptions, component);
   if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length === 0)) {
-    throw new InvalidArgumentError({ component, argument: 'id', message: 'must be a non-empty string' });
+    throw new AdvisorArgumentError({ component, argument: 'id', message: 'must be a non-empty string' });
   }
   if (options.metadata !== undefined && (options.metadata === null || typeof options.metadata !== 'object')) {
-    throw new InvalidArgumentError({ component, argument: 'metadata', message: 'must be an object' });
+    throw new AdvisorArgumentError({ component, argument: 'metadata', message: 'must be an object' });
   }
   if (options.abortSignal !== undefined && !(options.abortSignal instanceof AbortSignal)) {
-    throw new InvalidArgumentError({ component, argument: 'abortSignal', message: 'must be an AbortSignal' });
+    throw new AdvisorArgumentError({ component, argument: 'abortSignal', message: 'must be an AbortSignal' });
   }
 }
 

@@ -2,7 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { ENGLISH_STOP_WORDS } from '../bm25/english-stop-words.ts';
 import { createMultilingualAnalyzer } from '../bm25/multilingual-analyzer.ts';
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { createTextModel } from '../model/create-text-model.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, validateContextTemplate } from '../prompt/context-template.ts';
 import { rankSentences, splitSentences, type Sentence } from './rank-sentences.ts';
@@ -53,25 +53,25 @@ export interface OfflineModelOptions {
  */
 export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV4 {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'options', message: 'expected an options object' });
   }
   rejectUnknownOptions(options as Readonly<Record<string, unknown>>, ['modelId', 'maxSentences', 'templates', 'locale'], COMPONENT);
   const { modelId = 'offline-stand-in', maxSentences = 3, templates = [DEFAULT_CONTEXT_TEMPLATE], locale } = options;
   if (typeof modelId !== 'string' || modelId.trim() === '') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'modelId', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'modelId', message: 'expected a non-empty string' });
   }
   if (!Number.isInteger(maxSentences) || maxSentences < 1) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'maxSentences', message: `expected a positive integer, got ${maxSentences}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'maxSentences', message: `expected a positive integer, got ${maxSentences}` });
   }
   if (!Array.isArray(templates)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'templates', message: 'expected an array of templates' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'templates', message: 'expected an array of templates' });
   }
   for (const template of templates) validateContextTemplate(template, COMPONENT);
   let segmenter: Intl.Segmenter;
   try {
     segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
   } catch (error) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'locale', message: (error as Error).message });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'locale', message: (error as Error).message });
   }
   const analyze = createMultilingualAnalyzer({
     stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_STOP_WORDS],

@@ -1,2 +1,3 @@
 export { createOfflineModel, OFFLINE_MODEL_LABEL, type OfflineModelOptions } from './create-offline-model.ts';
 export { resolveDemoModel, type DemoModel, type ResolveDemoModelOptions } from './resolve-demo-model.ts';
+export { createTextModel, type CreateTextModelOptions } from '../model/create-text-model.ts';

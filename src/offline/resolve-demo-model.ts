@@ -1,6 +1,6 @@
 import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
 import { createOpenAI } from '@ai-sdk/openai';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { createOfflineModel, OFFLINE_MODEL_LABEL } from './create-offline-model.ts';
 
 const DEFAULT_CHAT_MODEL = 'gpt-4o-mini';
@@ -31,7 +31,7 @@ export interface DemoModel {
  */
 export function resolveDemoModel({ env = process.env }: ResolveDemoModelOptions = {}): DemoModel {
   if (env === null || typeof env !== 'object') {
-    throw new InvalidArgumentError({ component: 'demo-model', argument: 'env', message: 'expected an object of environment variables' });
+    throw new AdvisorArgumentError({ component: 'demo-model', argument: 'env', message: 'expected an object of environment variables' });
   }
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 const PLACEHOLDER = /\{(question|context)\}/g;
 
@@ -35,7 +35,7 @@ export function renderContextTemplate({ template = DEFAULT_CONTEXT_TEMPLATE, que
   validateContextTemplate(template);
   for (const [argument, value] of [['question', question], ['context', context]] as const) {
     if (typeof value !== 'string') {
-      throw new InvalidArgumentError({ component: 'context-template', argument, message: `expected a string, got ${typeof value}` });
+      throw new AdvisorArgumentError({ component: 'context-template', argument, message: `expected a string, got ${typeof value}` });
     }
   }
   return template.replace(PLACEHOLDER, (_placeholder, name: 'question' | 'context') => (name === 'question' ? question : context));
@@ -47,11 +47,11 @@ export function renderContextTemplate({ template = DEFAULT_CONTEXT_TEMPLATE, que
  */
 export function validateContextTemplate(template: unknown, component = 'context-template'): asserts template is string {
   if (typeof template !== 'string') {
-    throw new InvalidArgumentError({ component, argument: 'template', message: `expected a string, got ${typeof template}` });
+    throw new AdvisorArgumentError({ component, argument: 'template', message: `expected a string, got ${typeof template}` });
   }
   const missing = ['{question}', '{context}'].filter((placeholder) => !template.includes(placeholder));
   if (missing.length > 0) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument: 'template',
       message: `the template must contain the placeholder${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}`,

@@ -1,6 +1,6 @@
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 const COMPONENT = 'document-context';
 /** Attributes the format itself writes; metadata keys may not reuse them. */
@@ -83,7 +83,7 @@ export function formatDocumentContext(
  */
 export function parseDocumentContext(text: string): ParsedDocumentContext {
   if (typeof text !== 'string') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'text', message: `expected a string, got ${typeof text}` });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'text', message: `expected a string, got ${typeof text}` });
   }
   const documents: ParsedDocument[] = [];
   const rest = text.replace(BLOCK, (_block, body: string) => {
@@ -137,25 +137,25 @@ function attributeValue(value: unknown): string | undefined {
 
 function validateDocuments(documents: unknown): asserts documents is readonly Document[] {
   if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
   }
   documents.forEach((document: unknown, position) => requireDocument(document, `documents[${position}]`));
 }
 
 function validateMetadataKeys(metadataKeys: unknown): void {
   if (!Array.isArray(metadataKeys)) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'metadataKeys', message: 'expected an array of metadata keys' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'metadataKeys', message: 'expected an array of metadata keys' });
   }
   for (const key of metadataKeys) {
     if (typeof key !== 'string' || !ATTRIBUTE_NAME.test(key)) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: 'metadataKeys',
         message: `${JSON.stringify(key)} is not a valid attribute name (letters, digits, "_", "-", ".", not starting with a digit)`,
       });
     }
     if (RESERVED_ATTRIBUTES.includes(key)) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: 'metadataKeys',
         message: `"${key}" is written by the format itself and cannot be a metadata key`,

@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { validateRerankCall } from './validate-rerank-options.ts';
 
@@ -28,20 +28,20 @@ export interface KeywordFilterRerankerOptions {
 export function createKeywordFilterReranker(options: KeywordFilterRerankerOptions): Reranker {
   const component = 'reranker';
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
   const { required = [], excluded = [], requireAll = true, caseSensitive = false, name = 'keyword-filter' } = options;
   const normalise = (text: string) => (caseSensitive ? text : text.toLowerCase());
   const requiredKeywords = validateKeywords(required, 'required').map(normalise);
   const excludedKeywords = validateKeywords(excluded, 'excluded').map(normalise);
   if (requiredKeywords.length === 0 && excludedKeywords.length === 0) {
-    throw new InvalidArgumentError({ component, argument: 'required', message: 'give at least one required or excluded keyword' });
+    throw new AdvisorArgumentError({ component, argument: 'required', message: 'give at least one required or excluded keyword' });
   }
   if (typeof requireAll !== 'boolean' || typeof caseSensitive !== 'boolean') {
-    throw new InvalidArgumentError({ component, argument: 'requireAll', message: 'requireAll and caseSensitive must be booleans' });
+    throw new AdvisorArgumentError({ component, argument: 'requireAll', message: 'requireAll and caseSensitive must be booleans' });
   }
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvalidArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
   }
 
   const keeps = (document: Document): boolean => {
@@ -65,7 +65,7 @@ export function createKeywordFilterReranker(options: KeywordFilterRerankerOption
 
 function validateKeywords(keywords: unknown, argument: string): string[] {
   if (!Array.isArray(keywords) || keywords.some((keyword) => typeof keyword !== 'string' || keyword.trim() === '')) {
-    throw new InvalidArgumentError({ component: 'reranker', argument, message: 'expected an array of non-empty strings' });
+    throw new AdvisorArgumentError({ component: 'reranker', argument, message: 'expected an array of non-empty strings' });
   }
   return keywords as string[];
 }

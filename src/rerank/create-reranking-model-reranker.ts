@@ -1,6 +1,6 @@
 import { rerank, type RerankingModel } from 'ai';
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { rerankByScores } from './rerank-by-scores.ts';
 import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
@@ -28,18 +28,18 @@ export interface RerankingModelRerankerOptions {
 export function createRerankingModelReranker(options: RerankingModelRerankerOptions): Reranker {
   const component = 'reranker';
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
   const { model, name = 'reranking-model', timeoutMs = 30_000, maxRetries = 2 } = options;
   if (model === undefined || model === null || (typeof model !== 'string' && typeof (model as { doRerank?: unknown }).doRerank !== 'function')) {
-    throw new InvalidArgumentError({ component, argument: 'model', message: 'expected an AI SDK reranking model' });
+    throw new AdvisorArgumentError({ component, argument: 'model', message: 'expected an AI SDK reranking model' });
   }
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvalidArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
   }
   validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
-    throw new InvalidArgumentError({ component, argument: 'maxRetries', message: `expected a non-negative integer, got ${String(maxRetries)}` });
+    throw new AdvisorArgumentError({ component, argument: 'maxRetries', message: `expected a non-negative integer, got ${String(maxRetries)}` });
   }
 
   return {

@@ -39,7 +39,7 @@ export async function rerankByScores({
     const scores = await callWithTimeout({ component, operation, timeoutMs, abortSignal, run: (signal) => score(texts, signal) });
     return applyRerankScores({ component, query, documents, scores, topN, minScore });
   } catch (error) {
-    if (error instanceof AdvisorError) throw error;
+    if (AdvisorError.isInstance(error)) throw error;
     if (abortSignal?.aborted && error === abortSignal.reason) throw error;
     throw new ComponentError({ component, operation, message: redact(error instanceof Error ? error.message : String(error)), cause: error });
   }

@@ -1,6 +1,6 @@
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
-import { TimeoutError } from '../errors/timeout-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import type { Reranker } from '../retrieval/reranker.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
@@ -48,7 +48,7 @@ export async function rerankWithFallback({
 }): Promise<RerankWithFallbackResult> {
   const component = 'reranker';
   if (reranker === null || typeof reranker !== 'object' || typeof reranker.rerank !== 'function') {
-    throw new InvalidArgumentError({ component, argument: 'reranker', message: 'expected a Reranker' });
+    throw new AdvisorArgumentError({ component, argument: 'reranker', message: 'expected a Reranker' });
   }
   validateRerankCall(component, query, documents, { topN, minScore, abortSignal });
   validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
@@ -66,7 +66,7 @@ export async function rerankWithFallback({
     if (abortSignal?.aborted) throw abortSignal.reason;
     return {
       documents: documents.slice(0, topN),
-      fallback: { reason: error instanceof TimeoutError ? 'timeout' : 'error', error },
+      fallback: { reason: AdvisorTimeoutError.isInstance(error) ? 'timeout' : 'error', error },
     };
   }
 }

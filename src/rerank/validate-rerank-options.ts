@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import {
   validateOptionalAbortSignal,
   validateOptionalFiniteNumber,
@@ -13,15 +13,15 @@ export function validateRerankCall(
   options: { topN?: unknown; minScore?: unknown; abortSignal?: unknown } = {},
 ): void {
   if (typeof query !== 'string') {
-    throw new InvalidArgumentError({ component, argument: 'query', message: 'expected a string' });
+    throw new AdvisorArgumentError({ component, argument: 'query', message: 'expected a string' });
   }
   if (!Array.isArray(documents)) {
-    throw new InvalidArgumentError({ component, argument: 'documents', message: 'expected an array of documents' });
+    throw new AdvisorArgumentError({ component, argument: 'documents', message: 'expected an array of documents' });
   }
   documents.forEach((document: unknown, index) => {
     const candidate = document as { id?: unknown; text?: unknown } | null;
     if (candidate === null || typeof candidate !== 'object' || typeof candidate.id !== 'string' || typeof candidate.text !== 'string') {
-      throw new InvalidArgumentError({ component, argument: `documents[${index}]`, message: 'expected a document with string id and text' });
+      throw new AdvisorArgumentError({ component, argument: `documents[${index}]`, message: 'expected a document with string id and text' });
     }
   });
   validateOptionalPositiveInteger(options.topN, component, 'topN');

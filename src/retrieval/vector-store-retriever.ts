@@ -1,5 +1,5 @@
 import type { Document } from '../document/document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
@@ -50,7 +50,7 @@ export function vectorStoreRetriever(options: VectorStoreRetrieverOptions): Retr
 
 function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetrieverOptions & { name: string } {
   const fail = (argument: string, message: string): never => {
-    throw new InvalidArgumentError({ component: COMPONENT, argument, message });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
   };
   assertOptionsObject(COMPONENT, options, ['store', 'name', 'topK', 'minScore', 'filter']);
   const { store, name, topK, minScore } = options;

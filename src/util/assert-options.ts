@@ -1,10 +1,10 @@
 import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** The options are an object and every key is one the factory knows (typos fail loudly). */
 export function assertOptionsObject(component: string, options: unknown, known: readonly string[]): void {
   if (options == null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidArgumentError({ component, argument: 'options', message: 'must be an object' });
+    throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
   }
   rejectUnknownOptions(options as Record<string, unknown>, known, component);
 }
@@ -16,7 +16,7 @@ export function assertInteger(
   { min }: { min: number },
 ): asserts value is number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument,
       message: `must be an integer >= ${min}, got ${describe(value)}`,
@@ -26,7 +26,7 @@ export function assertInteger(
 
 export function assertPositiveFinite(component: string, argument: string, value: unknown): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component,
       argument,
       message: `must be a positive finite number, got ${describe(value)}`,
@@ -36,7 +36,7 @@ export function assertPositiveFinite(component: string, argument: string, value:
 
 export function assertFunction(component: string, argument: string, value: unknown): void {
   if (typeof value !== 'function') {
-    throw new InvalidArgumentError({ component, argument, message: `must be a function, got ${describe(value)}` });
+    throw new AdvisorArgumentError({ component, argument, message: `must be a function, got ${describe(value)}` });
   }
 }
 

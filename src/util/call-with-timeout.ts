@@ -1,4 +1,4 @@
-import { TimeoutError } from '../errors/timeout-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 
 /**
  * Runs an external call with a deadline and the caller's abort signal. The
@@ -28,7 +28,7 @@ export function callWithTimeout<T>({
       reject(reason);
     };
     const onAbort = () => fail(abortSignal?.reason);
-    const timer = setTimeout(() => fail(new TimeoutError({ component, operation, timeoutMs })), timeoutMs);
+    const timer = setTimeout(() => fail(new AdvisorTimeoutError({ component, operation, timeoutMs })), timeoutMs);
     const cleanup = () => {
       clearTimeout(timer);
       abortSignal?.removeEventListener('abort', onAbort);

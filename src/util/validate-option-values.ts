@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** Throws unless `value` is a positive integer. */
 export function validatePositiveInteger(value: unknown, component: string, argument: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ component, argument, message: `expected a positive integer, got ${String(value)}` });
+    throw new AdvisorArgumentError({ component, argument, message: `expected a positive integer, got ${String(value)}` });
   }
   return value;
 }
@@ -17,7 +17,7 @@ export function validateOptionalPositiveInteger(value: unknown, component: strin
 export function validateOptionalFiniteNumber(value: unknown, component: string, argument: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidArgumentError({ component, argument, message: `expected a finite number, got ${String(value)}` });
+    throw new AdvisorArgumentError({ component, argument, message: `expected a finite number, got ${String(value)}` });
   }
   return value;
 }
@@ -25,5 +25,5 @@ export function validateOptionalFiniteNumber(value: unknown, component: string, 
 /** Throws unless `value` is an AbortSignal or undefined. */
 export function validateOptionalAbortSignal(value: unknown, component: string): AbortSignal | undefined {
   if (value === undefined || value instanceof AbortSignal) return value;
-  throw new InvalidArgumentError({ component, argument: 'abortSignal', message: 'expected an AbortSignal' });
+  throw new AdvisorArgumentError({ component, argument: 'abortSignal', message: 'expected an AbortSignal' });
 }

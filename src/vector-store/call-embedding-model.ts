@@ -1,6 +1,6 @@
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 import { ComponentError } from '../errors/component-error.ts';
-import { TimeoutError } from '../errors/timeout-error.ts';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 
 export interface EmbeddingCallSettings {
@@ -10,7 +10,7 @@ export interface EmbeddingCallSettings {
   readonly maxRetries?: number;
 }
 
-/** Embeds one query text; failures become `ComponentError`/`TimeoutError` of `embedding-model`. */
+/** Embeds one query text; failures become `ComponentError`/`AdvisorTimeoutError` of `embedding-model`. */
 export function embedQuery(settings: EmbeddingCallSettings, value: string, abortSignal: AbortSignal | undefined): Promise<readonly number[]> {
   return callEmbeddingModel(settings, 'embed', abortSignal, async (signal) => {
     const { embedding } = await embed({ model: settings.model, value, abortSignal: signal, maxRetries: settings.maxRetries });
@@ -33,7 +33,7 @@ export function embedDocuments(
   });
 }
 
-/** A caller's abort rejects with the signal's reason, as `fetch` does; a deadline with `TimeoutError`. */
+/** A caller's abort rejects with the signal's reason, as `fetch` does; a deadline with `AdvisorTimeoutError`. */
 async function callEmbeddingModel<T>(
   settings: EmbeddingCallSettings,
   operation: string,
@@ -43,7 +43,7 @@ async function callEmbeddingModel<T>(
   try {
     return await callWithTimeout({ component: 'embedding-model', operation, timeoutMs: settings.timeoutMs, abortSignal, run: call });
   } catch (error) {
-    if (error instanceof TimeoutError || abortSignal?.aborted) throw error;
+    if (AdvisorTimeoutError.isInstance(error) || abortSignal?.aborted) throw error;
     throw new ComponentError({ component: 'embedding-model', operation, cause: error });
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import {
   createInMemoryVectorStore,
   inMemoryVectorStoreInternals,
@@ -52,7 +52,7 @@ export function serializeInMemoryVectorStore(store: InMemoryVectorStore): Uint8A
 export function deserializeInMemoryVectorStore(bytes: Uint8Array, options: InMemoryVectorStoreOptions = {}): InMemoryVectorStore {
   const header = readHeader(bytes);
   if (options.dimensions !== undefined && header.dimensions !== null && options.dimensions !== header.dimensions) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'dimensions',
       message: `option says ${options.dimensions} dimensions but the saved store holds ${header.dimensions}-dimensional vectors`,
@@ -141,12 +141,12 @@ function readHeader(bytes: Uint8Array): FileHeader {
 }
 
 function invalidFile(message: string): never {
-  throw new InvalidArgumentError({ component: COMPONENT, argument: 'file', message });
+  throw new AdvisorArgumentError({ component: COMPONENT, argument: 'file', message });
 }
 
 function requirePath(path: string): void {
   if (typeof path !== 'string' || path === '') {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'path', message: 'expected a non-empty file path' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'path', message: 'expected a non-empty file path' });
   }
 }
 

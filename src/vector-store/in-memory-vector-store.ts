@@ -1,7 +1,7 @@
 import type { EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { requireDocuments } from '../document/require-document.ts';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
 import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
@@ -118,7 +118,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
 
   const requireEmbedding = (argument: string, why: string): EmbeddingCallSettings => {
     if (embedding === undefined) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument,
         message: `${why}, but store "${name}" has no embeddingModel; configure one or pass vectors`,
@@ -131,7 +131,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
     assertAtMost(length, argument);
     const expected = matrix?.dimensions ?? fixedDimensions;
     if (expected !== undefined && length !== expected) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument,
         message: `vector has ${length} dimensions but store "${name}" holds ${expected}-dimensional vectors`,
@@ -182,7 +182,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
         const argument = `embedding of document "${batch[index].id}"`;
         checkDimensions(vector.length, argument);
         if (vector.length !== firstLength) {
-          throw new InvalidArgumentError({
+          throw new AdvisorArgumentError({
             component: COMPONENT,
             argument,
             message: `vector has ${vector.length} dimensions but document "${batch[0].id}" in the same batch has ${firstLength}`,
@@ -195,7 +195,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
       const target = matrix ?? createVectorMatrix({ dimensions: firstLength, initialCapacity, quantized });
       const newIds = new Set(batch.map((document) => document.id).filter((id) => !rowById.has(id)));
       if (documents.length + newIds.size > target.maxRows) {
-        throw new InvalidArgumentError({
+        throw new AdvisorArgumentError({
           component: COMPONENT,
           argument: 'documents',
           message: `store "${name}" can hold at most ${target.maxRows} ${target.dimensions}-dimensional vectors in memory; use a server-backed store`,
@@ -215,7 +215,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
     async delete(idsToDelete, { abortSignal } = {}) {
       abortSignal?.throwIfAborted();
       if (!Array.isArray(idsToDelete) || idsToDelete.some((id) => typeof id !== 'string')) {
-        throw new InvalidArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of document ids (strings)' });
+        throw new AdvisorArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of document ids (strings)' });
       }
       for (const id of idsToDelete) {
         const row = rowById.get(id);
@@ -287,7 +287,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
 export function inMemoryVectorStoreInternals(store: InMemoryVectorStore): InMemoryVectorStoreInternals {
   const found = internals.get(store);
   if (found === undefined) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'store',
       message: 'expected a store created by createInMemoryVectorStore',
@@ -301,10 +301,10 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
   const { name, embeddingModel, dimensions, initialCapacity, embeddingTimeoutMs, embeddingMaxRetries, quantization, rescoreCandidates } =
     options;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument: 'name', message: 'expected a non-empty string' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'name', message: 'expected a non-empty string' });
   }
   if (embeddingModel !== undefined && typeof embeddingModel !== 'string' && (embeddingModel === null || typeof embeddingModel !== 'object')) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'embeddingModel',
       message: 'expected an AI SDK embedding model (an EmbeddingModel object or a model id string)',
@@ -318,7 +318,7 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
   if (embeddingTimeoutMs !== undefined) assertInteger(COMPONENT, 'embeddingTimeoutMs', embeddingTimeoutMs, { min: 1 });
   if (embeddingMaxRetries !== undefined) assertInteger(COMPONENT, 'embeddingMaxRetries', embeddingMaxRetries, { min: 0 });
   if (quantization !== undefined && quantization !== 'none' && quantization !== 'int8') {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'quantization',
       message: `expected 'none' or 'int8', got ${JSON.stringify(quantization)}`,
@@ -331,7 +331,7 @@ function validateDocuments(input: readonly Document[]): readonly Document[] {
   requireDocuments(input, { component: COMPONENT });
   input.forEach(({ embedding }, index) => {
     if (embedding !== undefined && !Array.isArray(embedding) && !(embedding instanceof Float32Array)) {
-      throw new InvalidArgumentError({
+      throw new AdvisorArgumentError({
         component: COMPONENT,
         argument: `documents[${index}].embedding`,
         message: 'expected an array of numbers or a Float32Array',
@@ -357,19 +357,19 @@ function inverseNorm(vector: ArrayLike<number>, argument: string): number {
   for (let i = 0; i < vector.length; i++) {
     const value = vector[i];
     if (!Number.isFinite(value)) {
-      throw new InvalidArgumentError({ component: COMPONENT, argument, message: `component ${i} is ${String(value)}; expected a finite number` });
+      throw new AdvisorArgumentError({ component: COMPONENT, argument, message: `component ${i} is ${String(value)}; expected a finite number` });
     }
     sumOfSquares += value * value;
   }
   if (vector.length === 0 || sumOfSquares === 0) {
-    throw new InvalidArgumentError({ component: COMPONENT, argument, message: 'a zero or empty vector has no direction to compare by cosine' });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument, message: 'a zero or empty vector has no direction to compare by cosine' });
   }
   return 1 / Math.sqrt(sumOfSquares);
 }
 
 function validateSearchRequest(request: VectorSearchRequest): VectorSearchRequest {
   const fail = (argument: string, message: string): never => {
-    throw new InvalidArgumentError({ component: COMPONENT, argument, message });
+    throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
   };
   if (request === null || typeof request !== 'object') return fail('request', 'expected a search request object');
   const { query, vector, topK, minScore, filter } = request;
@@ -387,7 +387,7 @@ function validateSearchRequest(request: VectorSearchRequest): VectorSearchReques
 
 function assertAtMost(dimensions: number, argument: string): void {
   if (dimensions > MAX_VECTOR_DIMENSIONS) {
-    throw new InvalidArgumentError({
+    throw new AdvisorArgumentError({
       component: COMPONENT,
       argument,
       message: `${dimensions} dimensions is more than the ${MAX_VECTOR_DIMENSIONS} this store supports`,

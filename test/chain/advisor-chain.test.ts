@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  answerDirectly,
-  contextKey,
-  createAdvisorChain,
-  createChatClient,
-  InvalidArgumentError,
-  streamDirectAnswer,
-  type AdvisedRequest,
-  type Advisor,
-} from '../../src/index.ts';
+import { type AdvisedRequest, type Advisor, AdvisorArgumentError, answerDirectly, contextKey, createAdvisorChain, createChatClient, streamDirectAnswer } from '../../src/index.ts';
 import { mockModel, promptText, textParts } from '../helpers/mock-models.ts';
 
 function tracingAdvisor(name: string, trace: string[], order?: number): Advisor {
@@ -78,7 +69,7 @@ describe('advisor validation', () => {
     ['an advisor without hooks', [{ name: 'x' }], /has none of before, after/],
     ['a hook that is not a function', [{ name: 'x', before: 'nope' }], /before must be a function/],
   ])('rejects %s at construction', (_, advisors, message) => {
-    expect(() => createAdvisorChain(advisors as unknown as Advisor[])).toThrow(InvalidArgumentError);
+    expect(() => createAdvisorChain(advisors as unknown as Advisor[])).toThrow(AdvisorArgumentError);
     expect(() => createAdvisorChain(advisors as unknown as Advisor[])).toThrow(message);
   });
 

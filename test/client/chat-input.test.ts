@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createChatClient, InvalidArgumentError } from '../../src/index.ts';
+import { AdvisorArgumentError, createChatClient } from '../../src/index.ts';
 import { mockModel, promptText, textParts } from '../helpers/mock-models.ts';
 
 describe('chat input', () => {
@@ -17,13 +17,13 @@ describe('chat input', () => {
     ['an unknown option', { prompt: 'hi', temprature: 0.2 }, /unknown option "temprature"/],
     ['a context that is not an object', { prompt: 'hi', context: 'c-1' }, /context: expected an object/],
   ])('rejects %s with a clear error before calling the model', (_, input, message) => {
-    expect(() => chat.stream(input as never)).toThrow(InvalidArgumentError);
+    expect(() => chat.stream(input as never)).toThrow(AdvisorArgumentError);
     expect(() => chat.stream(input as never)).toThrow(message);
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
   it('rejects the same input from generate() without calling the model', async () => {
-    await expect(chat.generate({ prompt: 'hi', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(InvalidArgumentError);
+    await expect(chat.generate({ prompt: 'hi', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(AdvisorArgumentError);
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -66,5 +66,48 @@ describe('chat input', () => {
     expect(call.temperature).toBe(0.7);
     expect(call.maxOutputTokens).toBe(50);
     expect(promptText(call)).toContain('system: Override.');
+  });
+
+  const user = (text: string, id = 'u1') => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+  let deep: unknown = { leaf: true };
+  for (let level = 0; level < 100_000; level++) deep = { next: deep };
+
+  it.each([
+    ['a UI message with the role "wizard"', { messages: [{ id: 'w', role: 'wizard', parts: [{ type: 'text', text: 'hi' }] }] }, /messages\[0\]\.role: expected one of system, user, assistant/],
+    ['a null part', { messages: [{ id: 'n', role: 'user', parts: [null] }] }, /messages\[0\]\.parts\[0\]: expected a part object/],
+    ['parts that are not an array', { messages: [{ id: 'p', role: 'user', parts: 'hi' }] }, /messages\[0\]\.parts: expected an array/],
+    ['a text part without text', { messages: [{ id: 't', role: 'user', parts: [{ type: 'text' }] }] }, /parts\[0\]\.text: expected a string/],
+    ['a 1 MB message id', { messages: [user('hi', 'x'.repeat(1_000_000))] }, /messages\[0\]\.id: expected a string of at most 512/],
+    ['a UI message after a model message', { messages: [{ role: 'user', content: 'hi' }, user('again')] }, /messages\[1\]/],
+    ['a model message after a UI message', { messages: [user('hi'), { role: 'user', content: 'x' }] }, /do not mix UIMessage and ModelMessage/],
+    ['content that is a number', { messages: [{ role: 'user', content: 123 }] }, /messages\[0\].*not a valid ModelMessage/],
+    ['a 5 MB message', { messages: [user('x'.repeat(5_000_000))] }, /messages\[0\]: is too large \(50000\d\d characters; limits.maxMessageSize is 1000000\)/],
+    ['a 5 MB prompt', { prompt: 'x'.repeat(5_000_000) }, /prompt: is too large/],
+    ['messages too large together', { messages: Array.from({ length: 5 }, (_, index) => user('x'.repeat(900_000), `m${index}`)) }, /messages: are too large together/],
+    ['100,000 levels of nesting in a tool input', { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: deep }] }] }, /nests objects and arrays deeper than 100 levels/],
+    ['100,000 levels of nesting in the context', { prompt: 'hi', context: { deep } }, /context\.deep(\.next)+: nests/],
+  ])('rejects %s synchronously, naming the field, before any advisor or model runs', (_, input, message) => {
+    const guarded = mockModel([textParts(['ok'])]);
+    const client = createChatClient({ model: guarded });
+    expect(() => client.stream(input as never)).toThrow(AdvisorArgumentError);
+    expect(() => client.stream(input as never)).toThrow(message);
+    expect(guarded.doStreamCalls).toHaveLength(0);
+  });
+
+  it('runs the AI SDK validation of UI messages before any advisor: a tool part in an unknown state ends the turn with an AdvisorArgumentError', async () => {
+    const guarded = mockModel([textParts(['ok'])]);
+    const seen: string[] = [];
+    const client = createChatClient({ model: guarded, advisors: [{ name: 'spy', before: (request) => (seen.push('before'), request) }] });
+    const messages = [user('hi'), { id: 'a', role: 'assistant', parts: [{ type: 'tool-lookup', toolCallId: 'c1', state: 'teleported' }] }, user('again', 'u2')];
+    await expect(client.generate({ messages: messages as never })).rejects.toThrow(/messages: not valid UIMessages/);
+    expect(seen).toEqual([]);
+    expect(guarded.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('takes configured limits and validates them', async () => {
+    const roomy = createChatClient({ model: mockModel([textParts(['ok'])]), limits: { maxMessageSize: 6_000_000, maxInputSize: 6_000_000 } });
+    await expect(roomy.generate({ prompt: 'x'.repeat(5_000_000) })).resolves.toMatchObject({ text: 'ok' });
+    expect(() => createChatClient({ model, limits: { maxMessageSize: 0 } })).toThrow(/limits.maxMessageSize: expected a positive integer/);
+    expect(() => createChatClient({ model, limits: { maxMesageSize: 10 } as never })).toThrow(/limits.maxMesageSize: unknown limit/);
   });
 });

@@ -2,7 +2,7 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { createUIMessageStreamResponse, readUIMessageStream, simulateReadableStream, type UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { ComponentError, createChatClient, type AdvisedResponse, type Advisor, type Document } from '../../src/index.ts';
+import { type AdvisedResponse, type Advisor, ComponentError, createChatClient, type Document } from '../../src/index.ts';
 import { mockModel, textParts, hangingModel } from '../helpers/mock-models.ts';
 
 function recordingAdvisor(responses: AdvisedResponse[]): Advisor {

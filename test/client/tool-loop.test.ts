@@ -1,6 +1,6 @@
 import { isStepCount, jsonSchema, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { advisorMiddleware, createChatClient, type AdvisedResponse, type Advisor } from '../../src/index.ts';
+import { type AdvisedResponse, type Advisor, advisorMiddleware, createChatClient } from '../../src/index.ts';
 import { mockModel, textParts, toolCallParts } from '../helpers/mock-models.ts';
 
 const weather = tool({
@@ -54,7 +54,7 @@ describe('tool loops', () => {
     }
   });
 
-  it('middleware: before runs on the first step only, after once on the final step with the whole turn', async () => {
+  it('middleware: before runs on the first step only; after runs as each step ends, on the part of the turn that step added', async () => {
     for (const mode of ['generate', 'stream'] as const) {
       const inner = mockModel([toolCallParts('weather', { city: 'Paris' }), textParts(['It is sunny in Paris.'])]);
       const requests: string[] = [];
@@ -92,9 +92,15 @@ describe('tool loops', () => {
       expect(text).toBe('It is sunny in Paris.');
       expect(requests).toHaveLength(1);
       expect(retrieved).toEqual(['c-1']);
-      expect(responses).toHaveLength(1);
-      expect(responses[0]!.outcome).toBe('finished');
-      expectWholeTurn(responses[0]!.messages);
+      expect(responses).toHaveLength(2);
+      const [callStep, answerStep] = responses as [AdvisedResponse, AdvisedResponse];
+      expect(callStep.outcome).toBe('finished');
+      expect(callStep.finishReason).toBe('tool-calls');
+      expect(callStep.request.input).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }]);
+      expect(answerStep.outcome).toBe('finished');
+      expect(answerStep.request.input.map((message) => message.role)).toEqual(['tool']);
+      expect(answerStep.context).toBe(callStep.context);
+      expectWholeTurn([...callStep.messages, ...answerStep.request.input, ...answerStep.messages]);
       const calls = mode === 'generate' ? inner.doGenerateCalls : inner.doStreamCalls;
       expect(calls).toHaveLength(2);
       // The second step keeps the first step's augmentation and appends the tool messages.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dedupeDocuments } from '../../src/document/dedupe-documents.ts';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 
 function hit(id: string, retriever: string, metadata: Record<string, unknown> = {}, score?: number): Document {
   return { id, text: `text of ${id}`, metadata, score, provenance: [{ retriever, score }] };
@@ -31,7 +31,7 @@ describe('dedupeDocuments', () => {
   });
 
   it('rejects input that is not a list of documents', () => {
-    expect(() => dedupeDocuments('a' as never)).toThrow(InvalidArgumentError);
+    expect(() => dedupeDocuments('a' as never)).toThrow(AdvisorArgumentError);
     expect(() => dedupeDocuments([hit('a', 'v'), { text: 'no id' } as never])).toThrow(/documents\[1\]/);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 
-/** Asserts that `run` throws an InvalidArgumentError whose `argument` names what was wrong. */
+/** Asserts that `run` throws an AdvisorArgumentError whose `argument` names what was wrong. */
 export function expectInvalidArgument(run: () => unknown, argument: string): void {
   let thrown: unknown;
   try {
@@ -9,6 +9,6 @@ export function expectInvalidArgument(run: () => unknown, argument: string): voi
   } catch (error) {
     thrown = error;
   }
-  expect(thrown).toBeInstanceOf(InvalidArgumentError);
-  expect((thrown as InvalidArgumentError).argument).toBe(argument);
+  expect(thrown).toBeInstanceOf(AdvisorArgumentError);
+  expect((thrown as AdvisorArgumentError).argument).toBe(argument);
 }

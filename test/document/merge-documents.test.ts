@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { mergeDocuments } from '../../src/document/merge-documents.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 
 const vectorHit: Document = {
   id: 'd1',
@@ -62,6 +62,6 @@ describe('mergeDocuments', () => {
 
   it('refuses to merge different documents', () => {
     expect(() => mergeDocuments(vectorHit, { ...bm25Hit, id: 'd2' })).toThrow(/same id/);
-    expect(() => mergeDocuments(vectorHit, { id: 'd1' } as Document)).toThrow(InvalidArgumentError);
+    expect(() => mergeDocuments(vectorHit, { id: 'd1' } as Document)).toThrow(AdvisorArgumentError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { ComponentError, InvalidArgumentError, TimeoutError } from '../../src/errors/index.ts';
+import { ComponentError, AdvisorArgumentError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createHybridRetriever } from '../../src/fusion/create-hybrid-retriever.ts';
 import type { RetrieveOptions, Retriever } from '../../src/retrieval/retriever.ts';
@@ -149,12 +149,12 @@ describe('createHybridRetriever', () => {
     await expect(createHybridRetriever({ retrievers: [noIds] }).retrieve('q')).rejects.toThrow(ComponentError);
   });
 
-  it('times out with a TimeoutError and aborts the retrievers', async () => {
+  it('times out with a AdvisorTimeoutError and aborts the retrievers', async () => {
     const stuck = fakeRetriever('vector', never);
     const error = await createHybridRetriever({ retrievers: [stuck], timeoutMs: 10 })
       .retrieve('q')
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AdvisorTimeoutError);
     expect(stuck.calls[0].options?.abortSignal?.aborted).toBe(true);
   });
 
@@ -175,9 +175,9 @@ describe('createHybridRetriever', () => {
   it('rejects bad call options before calling any retriever', async () => {
     const vector = fakeRetriever('vector', () => []);
     const hybrid = createHybridRetriever({ retrievers: [vector] });
-    await expect(hybrid.retrieve('q', { topK: 0 })).rejects.toThrow(InvalidArgumentError);
-    await expect(hybrid.retrieve('q', { minScore: Number.NaN })).rejects.toThrow(InvalidArgumentError);
-    await expect(hybrid.retrieve(undefined as never)).rejects.toThrow(InvalidArgumentError);
+    await expect(hybrid.retrieve('q', { topK: 0 })).rejects.toThrow(AdvisorArgumentError);
+    await expect(hybrid.retrieve('q', { minScore: Number.NaN })).rejects.toThrow(AdvisorArgumentError);
+    await expect(hybrid.retrieve(undefined as never)).rejects.toThrow(AdvisorArgumentError);
     expect(vector.calls).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { fuseTwoStage } from '../../src/fusion/fuse-two-stage.ts';
 import { reciprocalRankFusion } from '../../src/fusion/reciprocal-rank-fusion.ts';
 
@@ -54,9 +54,9 @@ describe('fuseTwoStage', () => {
   });
 
   it('rejects malformed input', () => {
-    expect(() => fuseTwoStage(42 as never)).toThrow(InvalidArgumentError);
+    expect(() => fuseTwoStage(42 as never)).toThrow(AdvisorArgumentError);
     expect(() => fuseTwoStage([[1, [[doc('a')]]]] as never)).toThrow(/string query/);
-    expect(() => fuseTwoStage([['q', [[{ id: 1 }]]]] as never)).toThrow(InvalidArgumentError);
-    expect(() => fuseTwoStage([['q', [[doc('a')]]]], { k: -5 })).toThrow(InvalidArgumentError);
+    expect(() => fuseTwoStage([['q', [[{ id: 1 }]]]] as never)).toThrow(AdvisorArgumentError);
+    expect(() => fuseTwoStage([['q', [[doc('a')]]]], { k: -5 })).toThrow(AdvisorArgumentError);
   });
 });

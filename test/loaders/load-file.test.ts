@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { DOCX_MEDIA_TYPE, loadFile } from '../../src/loaders/index.ts';
 import { makeDocx, makePdf, writeTempFiles } from './make-fixtures.ts';
 
@@ -27,7 +27,7 @@ describe('loadFile', () => {
 
   it('rejects unsupported types with the list of supported ones', async () => {
     const failure = loadFile('slides.pptx');
-    await expect(failure).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(failure).rejects.toBeInstanceOf(AdvisorArgumentError);
     await expect(failure).rejects.toThrow(/"\.pptx" files; supported: \.txt.*\.pdf, \.docx/);
     await expect(loadFile({ data: 'x', name: 'x' }, { mediaType: 'image/png' })).rejects.toThrow(/image\/png/);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { loadText } from '../../src/loaders/index.ts';
 import { writeTempFiles } from './make-fixtures.ts';
 
@@ -27,7 +27,7 @@ describe('loadText', () => {
 
   it('rejects an unknown option, a bad source and an aborted signal before reading', async () => {
     await expect(loadText('x.txt', { encodign: 'latin1' } as never)).rejects.toThrow(/unknown option "encodign"/);
-    await expect(loadText({ data: 'x' } as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(loadText({ data: 'x' } as never)).rejects.toBeInstanceOf(AdvisorArgumentError);
     await expect(loadText('x.txt', { abortSignal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Advisor } from '../../src/chain/advisor.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { createOfflineModel, OFFLINE_MODEL_LABEL } from '../../src/offline/index.ts';
 import { renderContextTemplate } from '../../src/prompt/context-template.ts';
 import { formatDocumentContext } from '../../src/prompt/document-context.ts';
@@ -178,7 +178,7 @@ describe('createOfflineModel', () => {
 
   it('validates its options', () => {
     expect(() => createOfflineModel({ maxSentences: 0 })).toThrow(/maxSentences/);
-    expect(() => createOfflineModel({ modelId: '' })).toThrow(InvalidArgumentError);
+    expect(() => createOfflineModel({ modelId: '' })).toThrow(AdvisorArgumentError);
     expect(() => createOfflineModel({ templates: ['no placeholders'] })).toThrow(/\{question\} and \{context\}/);
     expect(() => createOfflineModel({ maxSentence: 2 } as never)).toThrow(/unknown option "maxSentence"/);
     expect(() => createOfflineModel({ locale: 'not a locale!' })).toThrow(/locale/);

@@ -1,6 +1,6 @@
 import { embed, generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { OFFLINE_MODEL_LABEL, resolveDemoModel } from '../../src/offline/index.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../fixtures/openai-fixture-server.ts';
 
@@ -44,6 +44,6 @@ describe('resolveDemoModel', () => {
   });
 
   it('rejects an env that is not an object', () => {
-    expect(() => resolveDemoModel({ env: 'OPENAI_API_KEY=x' as never })).toThrow(InvalidArgumentError);
+    expect(() => resolveDemoModel({ env: 'OPENAI_API_KEY=x' as never })).toThrow(AdvisorArgumentError);
   });
 });

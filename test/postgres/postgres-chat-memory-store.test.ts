@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { describeStoreContract, entriesOf } from '../memory/store-contract.ts';
+import { describeStoreContract, entriesOf, turnOf } from '../memory/store-contract.ts';
 
 const connectionString = process.env.DATABASE_URL;
 if (!connectionString) console.warn('DATABASE_URL is not set: skipping the PostgreSQL chat memory store suite (CI always runs it).');
@@ -14,12 +14,16 @@ describe('chatMemoryMigration', () => {
   });
 });
 
+function dropTables(table: string): string {
+  return `DROP TABLE IF EXISTS "${table}", "${table}_system", "${table}_appends"; DROP SEQUENCE IF EXISTS "${table}_turn_seq";`;
+}
+
 describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', () => {
   const tableName = `chat_memory_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString, max: 20 });
 
   afterAll(async () => {
-    await pool.query(`DROP TABLE IF EXISTS "${tableName}", "${tableName}_system"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`);
+    await pool.query(dropTables(tableName));
     await pool.end();
   });
 
@@ -31,9 +35,9 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       const stores = Array.from({ length: 5 }, () => postgresChatMemoryStore({ pool, tableName: fresh }));
       await Promise.all(stores.map((store) => store.read('x')));
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE $1`, [`${fresh}%`]);
-      expect(rows[0].n).toBe(2);
+      expect(rows[0].n).toBe(3);
     } finally {
-      await pool.query(`DROP TABLE IF EXISTS "${fresh}", "${fresh}_system"; DROP SEQUENCE IF EXISTS "${fresh}_turn_seq";`);
+      await pool.query(dropTables(fresh));
     }
   });
 
@@ -43,10 +47,58 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       const store = postgresChatMemoryStore({ pool, tableName: manual, createTables: false });
       await expect(store.read('x')).rejects.toThrow(/does not exist/);
       await pool.query(chatMemoryMigration({ tableName: manual }));
-      await store.appendTurn('x', { entries: entriesOf([{ role: 'user', content: 'hi' }]) });
+      await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'hi' }])));
       expect((await store.read('x')).entries.map((entry) => entry.message.content)).toEqual(['hi']);
     } finally {
-      await pool.query(`DROP TABLE IF EXISTS "${manual}", "${manual}_system"; DROP SEQUENCE IF EXISTS "${manual}_turn_seq";`);
+      await pool.query(dropTables(manual));
     }
   });
+
+  it('upgrades a deployment made before idempotent appends: re-running the migration adds the appends table and keeps the history', async () => {
+    const upgraded = `${tableName}_u`;
+    try {
+      await pool.query(chatMemoryMigration({ tableName: upgraded }));
+      await pool.query(`DROP TABLE "${upgraded}_appends"`);
+      await pool.query(
+        `INSERT INTO "${upgraded}" (conversation_id, turn_seq, position, message, metadata) VALUES ('x', nextval('"${upgraded}_turn_seq"'), 1, $1, $2)`,
+        [JSON.stringify({ role: 'user', content: 'old' }), JSON.stringify({ turnId: 't0', createdAt: { '$ai-advisors': 'date', value: new Date().toISOString() } })],
+      );
+      const store = postgresChatMemoryStore({ pool, tableName: upgraded, createTables: false });
+      await expect(store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).rejects.toThrow(/_appends" does not exist/);
+      await pool.query(chatMemoryMigration({ tableName: upgraded }));
+      expect(await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).toBe('stored');
+      expect((await store.read('x')).entries.map((entry) => entry.message.content)).toEqual(['old', 'new']);
+    } finally {
+      await pool.query(dropTables(upgraded));
+    }
+  });
+
+  it('settles an append blocked behind a table lock without waiting for it, and the append then writes nothing', async () => {
+    const store = postgresChatMemoryStore({ pool, tableName });
+    await store.migrate();
+    const locker = await pool.connect();
+    try {
+      await locker.query(`BEGIN; LOCK TABLE "${tableName}" IN ACCESS EXCLUSIVE MODE`);
+      const turn = turnOf(entriesOf([{ role: 'user', content: 'blocked' }]));
+      const blocked = store.appendTurn('locked', turn);
+      await expect.poll(() => waitingOnLocks(), { timeout: 5_000 }).toBeGreaterThan(0);
+
+      expect(await store.settleAppend('locked', turn)).toBe('absent');
+      await locker.query('COMMIT');
+      expect(await blocked).toBe('cancelled');
+      expect((await store.read('locked')).entries).toEqual([]);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+  });
+
+  /** Backends of this pool waiting for a lock on the chat memory table. */
+  async function waitingOnLocks(): Promise<number> {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)`,
+      [`"${tableName}"`],
+    );
+    return rows[0].n;
+  }
 });

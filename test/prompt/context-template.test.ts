@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import {
   DEFAULT_CONTEXT_TEMPLATE,
   renderContextTemplate,
@@ -31,6 +31,6 @@ describe('renderContextTemplate', () => {
     expect(() => renderContextTemplate({ template: 'Only {question}', question: 'q', context: 'c' })).toThrow(/\{context\}/);
     expect(() => validateContextTemplate('nothing')).toThrow(/placeholders \{question\} and \{context\}/);
     expect(() => validateContextTemplate(42, 'question-answer-advisor')).toThrow(/question-answer-advisor: invalid template/);
-    expect(() => renderContextTemplate({ question: undefined as unknown as string, context: '' })).toThrow(InvalidArgumentError);
+    expect(() => renderContextTemplate({ question: undefined as unknown as string, context: '' })).toThrow(AdvisorArgumentError);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { InvalidArgumentError } from '../../src/errors/index.ts';
+import { AdvisorArgumentError } from '../../src/errors/index.ts';
 import { formatDocumentContext, parseDocumentContext } from '../../src/prompt/document-context.ts';
 
 const doc = (id: string, text: string, metadata: Record<string, unknown> = {}): Document => ({ id, text, metadata });
@@ -79,10 +79,10 @@ describe('formatDocumentContext', () => {
 
   it('rejects reserved or malformed metadata keys and malformed documents', () => {
     expect(() => formatDocumentContext([doc('a', 'x')], { metadataKeys: ['id'] })).toThrow(/written by the format/);
-    expect(() => formatDocumentContext([doc('a', 'x')], { metadataKeys: ['bad key'] })).toThrow(InvalidArgumentError);
+    expect(() => formatDocumentContext([doc('a', 'x')], { metadataKeys: ['bad key'] })).toThrow(AdvisorArgumentError);
     expect(() => formatDocumentContext([doc('a', 'x')], { metadataKeys: ['a"=b'] })).toThrow(/not a valid attribute name/);
     expect(() => formatDocumentContext([{ id: 'a', text: 3 } as unknown as Document])).toThrow(/documents\[0\]/);
-    expect(() => formatDocumentContext('nope' as unknown as Document[])).toThrow(InvalidArgumentError);
+    expect(() => formatDocumentContext('nope' as unknown as Document[])).toThrow(AdvisorArgumentError);
   });
 });
 
@@ -109,7 +109,7 @@ describe('parseDocumentContext', () => {
   });
 
   it('rejects a non-string', () => {
-    expect(() => parseDocumentContext(undefined as unknown as string)).toThrow(InvalidArgumentError);
+    expect(() => parseDocumentContext(undefined as unknown as string)).toThrow(AdvisorArgumentError);
   });
 
   it('round-trips arbitrary texts, ids and titles exactly, and no document escapes its element', () => {

@@ -4,7 +4,7 @@ import { messageMemoryAdvisor } from '../../advisors/memory/index.ts';
 import { questionAnswerAdvisor } from '../../advisors/rag/question-answer-advisor.ts';
 import { RagFilter } from '../../advisors/rag/rag-context-keys.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 import { matchesFilter } from '../../src/filter/match-filter.ts';
 import { parseFilter } from '../../src/filter/parse-filter.ts';
 import { resolveFilter } from '../../src/filter/resolve-filter.ts';
@@ -12,12 +12,12 @@ import { createChatMemory } from '../../src/memory/chat-memory.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
 
-/** Runs `work`; it must return or throw an InvalidArgumentError (a clear, typed error), nothing else. */
-function typedOrResult<T>(work: () => T): { ok: true; value: T } | { ok: false; error: InvalidArgumentError } {
+/** Runs `work`; it must return or throw an AdvisorArgumentError (a clear, typed error), nothing else. */
+function typedOrResult<T>(work: () => T): { ok: true; value: T } | { ok: false; error: AdvisorArgumentError } {
   try {
     return { ok: true, value: work() };
   } catch (error) {
-    if (!(error instanceof InvalidArgumentError)) throw error;
+    if (!(error instanceof AdvisorArgumentError)) throw error;
     expect(error.message.length).toBeGreaterThan(0);
     return { ok: false, error };
   }
@@ -36,7 +36,7 @@ const hostileFilterText = fc.oneof(
 );
 
 describe('hostile filter text', () => {
-  it('parses to a filter the evaluator accepts, or throws a clear InvalidArgumentError; never another error or a hang', () => {
+  it('parses to a filter the evaluator accepts, or throws a clear AdvisorArgumentError; never another error or a hang', () => {
     fc.assert(
       fc.property(hostileFilterText, (text) => {
         const parsed = typedOrResult(() => parseFilter(text));
@@ -70,7 +70,7 @@ describe('hostile filter text', () => {
         const result = chat.stream({ prompt: 'question', context: { conversationId: 'filters', [RagFilter.name]: text } });
         const response = await result.response;
         expect(response.outcome).toBe('error');
-        expect(response.error).toBeInstanceOf(InvalidArgumentError);
+        expect(response.error).toBeInstanceOf(AdvisorArgumentError);
         expect({ searches, modelCalls: model.doStreamCalls.length }).toEqual(before);
       }),
       { numRuns: 100 },
@@ -135,7 +135,7 @@ describe('hostile option objects', () => {
     fc.dictionary(fc.constantFrom('model', 'memory', 'store', 'window', 'timeout', 'topK', 'minScore', 'filter', 'vectorStore', 'order', 'name', 'onAbort', 'dimensions', 'advisors', 'temprature'), optionValue, { maxKeys: 4 }),
   );
 
-  it.each(Object.keys(factories))('%s either builds or throws InvalidArgumentError, never a TypeError', (name) => {
+  it.each(Object.keys(factories))('%s either builds or throws AdvisorArgumentError, never a TypeError', (name) => {
     fc.assert(
       fc.property(options, (candidate) => {
         typedOrResult(() => factories[name](candidate as never));

@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
-import { describeStoreContract, entriesOf } from '../memory/store-contract.ts';
+import { describeStoreContract, entriesOf, turnOf } from '../memory/store-contract.ts';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: skipping the Redis chat memory store suite (CI always runs it).');
@@ -36,24 +36,51 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
     return store;
   });
 
-  it('writes only namespaced keys, one list and one system key per conversation', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix });
-    await store.appendTurn('a:b*', {
-      entries: entriesOf([{ role: 'user', content: 'hi' }]),
-      system: entriesOf([{ role: 'system', content: 's' }])[0],
-    });
+  async function keysOf(conversationKey: string): Promise<string[]> {
     const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:{a%3Ab%2A}*` })) keys.push(...batch.map(String));
-    expect(keys.sort()).toEqual([`${keyPrefix}:{a%3Ab%2A}:messages`, `${keyPrefix}:{a%3Ab%2A}:system`]);
-    expect(await client.type(`${keyPrefix}:{a%3Ab%2A}:messages`)).toBe('list');
+    for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:{${conversationKey}}*` })) keys.push(...batch.map(String));
+    return keys.sort();
+  }
+
+  it('writes only namespaced keys in one hash slot: a list, a system key and a hash of append keys per conversation', async () => {
+    const store = redisChatMemoryStore({ client, keyPrefix });
+    const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]);
+    await store.appendTurn('a:b*', turn);
+    const base = `${keyPrefix}:{a%3Ab%2A}`;
+    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:messages`, `${base}:system`]);
+    expect(await client.type(`${base}:messages`)).toBe('list');
+    expect(await client.hGetAll(`${base}:appends`)).toEqual({ [turn.key]: turn.attemptId });
+
+    await store.settleAppend('a:b*', { key: 'never-sent', attemptId: 'attempt:1' });
+    const tombstone = `${base}:cancelled:attempt%3A1`;
+    expect(await keysOf('a%3Ab%2A')).toContain(tombstone);
+    const ttl = await client.ttl(tombstone);
+    expect(ttl).toBeGreaterThan(6 * 24 * 3600);
+    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
+
+    await store.clear('a:b*');
+    expect(await keysOf('a%3Ab%2A')).toEqual([tombstone]);
   });
 
-  it('expires a conversation after ttlSeconds', async () => {
+  it('expires a conversation, its system message and its append keys after ttlSeconds', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
-    await store.appendTurn('ttl', { entries: entriesOf([{ role: 'user', content: 'hi' }]) });
-    const ttl = await client.ttl(`${keyPrefix}:{ttl}:messages`);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(60);
+    await store.appendTurn('ttl', turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]));
+    for (const suffix of ['messages', 'system', 'appends']) {
+      const ttl = await client.ttl(`${keyPrefix}:{ttl}:${suffix}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('loads its scripts into a server that has none (after SCRIPT FLUSH) and appends a turn of 2,500 messages whole', async () => {
+    const store = redisChatMemoryStore({ client, keyPrefix });
+    await client.scriptFlush();
+    const messages = Array.from({ length: 2_500 }, (_, index) => ({ role: 'user' as const, content: `m${index}` }));
+    expect(await store.appendTurn('large', turnOf(entriesOf(messages)))).toBe('stored');
+    const { entries } = await store.read('large');
+    expect(entries.map((entry) => entry.message.content)).toEqual(messages.map((message) => message.content));
+    await client.scriptFlush();
+    expect(await store.settleAppend('large', { key: 'k', attemptId: 'a' })).toBe('absent');
   });
 
   it('validates options', () => {

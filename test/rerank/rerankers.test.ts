@@ -2,7 +2,7 @@ import { MockRerankingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { ComponentError } from '../../src/errors/component-error.ts';
-import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.ts';
+import { AdvisorArgumentError } from '../../src/errors/advisor-argument-error.ts';
 import { createKeywordFilterReranker } from '../../src/rerank/create-keyword-filter-reranker.ts';
 import { createRerankingModelReranker } from '../../src/rerank/create-reranking-model-reranker.ts';
 import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
@@ -47,7 +47,7 @@ describe('createRerankingModelReranker', () => {
   });
 
   it('validates options at construction and per call', async () => {
-    expect(() => createRerankingModelReranker({} as never)).toThrow(InvalidArgumentError);
+    expect(() => createRerankingModelReranker({} as never)).toThrow(AdvisorArgumentError);
     expect(() => createRerankingModelReranker({ model: lengthModel(), timeoutMs: -1 })).toThrow(/timeoutMs/);
     await expect(createRerankingModelReranker({ model: lengthModel() }).rerank('q', documents, { topN: 0 })).rejects.toThrow(/topN/);
   });
@@ -64,7 +64,7 @@ describe('createKeywordFilterReranker', () => {
   });
 
   it('needs at least one keyword', () => {
-    expect(() => createKeywordFilterReranker({})).toThrow(InvalidArgumentError);
+    expect(() => createKeywordFilterReranker({})).toThrow(AdvisorArgumentError);
     expect(() => createKeywordFilterReranker({ required: [''] })).toThrow(/non-empty/);
   });
 });
@@ -103,7 +103,7 @@ describe('rerankWithFallback', () => {
   });
 
   it('rejects bad options before calling the reranker', async () => {
-    await expect(rerankWithFallback({ reranker: failing, query: 'q', documents, topN: 1.5 })).rejects.toThrow(InvalidArgumentError);
+    await expect(rerankWithFallback({ reranker: failing, query: 'q', documents, topN: 1.5 })).rejects.toThrow(AdvisorArgumentError);
     await expect(rerankWithFallback({ reranker: {} as Reranker, query: 'q', documents })).rejects.toThrow(/reranker/);
   });
 });

@@ -68,7 +68,7 @@ describe('vectorStoreRetriever', () => {
     [{ store: recordingStore(), top: 3 }, 'top'],
   ])('rejects options %j', (options, argument) => {
     expect(() => vectorStoreRetriever(options as never)).toThrow(
-      expect.objectContaining(argument === undefined ? {} : { name: 'InvalidArgumentError', argument }),
+      expect.objectContaining(argument === undefined ? {} : { name: 'AdvisorArgumentError', argument }),
     );
   });
 });

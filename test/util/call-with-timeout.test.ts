@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimeoutError } from '../../src/index.ts';
+import { AdvisorTimeoutError } from '../../src/index.ts';
 import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 
 const never = () => new Promise<never>(() => {});
@@ -9,9 +9,9 @@ describe('callWithTimeout', () => {
     await expect(callWithTimeout({ component: 'reranker', operation: 'rerank', timeoutMs: 100, run: async () => 42 })).resolves.toBe(42);
   });
 
-  it('rejects with a TimeoutError naming the component, even when the call ignores its signal', async () => {
+  it('rejects with a AdvisorTimeoutError naming the component, even when the call ignores its signal', async () => {
     const error = await callWithTimeout({ component: 'reranker', operation: 'rerank', timeoutMs: 20, run: never }).catch((caught) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(AdvisorTimeoutError);
     expect(error.message).toBe('reranker: rerank timed out after 20 ms');
   });
 

@@ -1,0 +1,20 @@
+// ai-advisors/extension: what authors of advisors, retrievers, rerankers, vector stores and memory stores need to
+// behave like the built-in ones: option checks, a deadline for external calls, and redaction.
+export {
+  checkAbortSignal,
+  checkBoolean,
+  checkFiniteNumber,
+  checkFunction,
+  checkNonEmptyString,
+  checkNonNegativeInteger,
+  checkOneOf,
+  checkOptional,
+  checkOptions,
+  checkPositiveInteger,
+  checkPositiveNumber,
+  type OptionSite,
+} from '../util/check-options.ts';
+export { describeValue } from '../context/context-key.ts';
+export { callWithTimeout } from '../util/call-with-timeout.ts';
+export { checkNesting, MAX_NESTING_DEPTH } from '../util/check-nesting.ts';
+export { isSecretName, redactSecrets, redactValue, type JsonValue, type RedactValueOptions } from '../security/index.ts';
