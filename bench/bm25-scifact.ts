@@ -54,7 +54,11 @@ const contenders: Contender[] = [
     name: 'minisearch (our English analyzer, BM25 k=0.9 b=0.4 d=0)',
     build(documents) {
       const analyzer = createEnglishAnalyzer();
-      return buildMiniSearch(documents, { tokenize: analyzer, processTerm: (term: string) => term, searchOptions: { bm25: { k: 0.9, b: 0.4, d: 0 } } });
+      return buildMiniSearch(documents, {
+        tokenize: analyzer,
+        processTerm: (term: string) => term,
+        searchOptions: { bm25: { k: 0.9, b: 0.4, d: 0 } },
+      });
     },
   },
   {
@@ -80,7 +84,11 @@ function buildWink(documents: readonly Document[], bm25Params: { k1?: number; b?
 function buildMiniSearch(documents: readonly Document[], options: Record<string, unknown>): Search {
   const index = new MiniSearch<{ id: string; body: string }>({ fields: ['body'], ...options });
   index.addAll(documents.map((document) => ({ id: document.id, body: document.text })));
-  return (query, topK) => index.search(query).slice(0, topK).map((result) => String(result.id));
+  return (query, topK) =>
+    index
+      .search(query)
+      .slice(0, topK)
+      .map((result) => String(result.id));
 }
 
 interface Measurement {
@@ -92,7 +100,12 @@ interface Measurement {
   readonly p99Ms: number;
 }
 
-async function measure(contender: Contender, documents: readonly Document[], queries: readonly BeirQuery[], qrels: BeirQrels): Promise<Measurement> {
+async function measure(
+  contender: Contender,
+  documents: readonly Document[],
+  queries: readonly BeirQuery[],
+  qrels: BeirQrels,
+): Promise<Measurement> {
   const buildTimes: number[] = [];
   // One untimed build first, so no contender pays for JIT warm-up in its numbers.
   let search: Search = contender.build(documents);
@@ -136,7 +149,9 @@ const documents: Document[] = corpus.map((entry) => ({ id: entry.id, text: beirD
 console.log(
   `SciFact test: ${documents.length} documents, ${queries.length} queries; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`,
 );
-console.log(`build: median of ${BUILD_RUNS} builds after a warm-up build; latency: top-${LATENCY_TOP_K}, ${LATENCY_PASSES} passes over the queries after an evaluation pass at depth ${EVALUATION_DEPTH}\n`);
+console.log(
+  `build: median of ${BUILD_RUNS} builds after a warm-up build; latency: top-${LATENCY_TOP_K}, ${LATENCY_PASSES} passes over the queries after an evaluation pass at depth ${EVALUATION_DEPTH}\n`,
+);
 
 const results: Measurement[] = [];
 for (const contender of contenders) results.push(await measure(contender, documents, queries, qrels));

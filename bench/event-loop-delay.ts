@@ -20,9 +20,15 @@ async function measure(withHugeMessage: boolean) {
   const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });
   const conversationId = withHugeMessage ? 'huge' : 'ordinary';
   const filler = withHugeMessage ? 'lorem ipsum '.repeat((HUGE_MB * 1_000_000) / 12) : 'lorem ipsum '.repeat(100);
-  await memory.appendTurn(conversationId, [{ role: 'user', content: filler }, { role: 'assistant', content: 'Noted.' }]);
+  await memory.appendTurn(conversationId, [
+    { role: 'user', content: filler },
+    { role: 'assistant', content: 'Noted.' },
+  ]);
   for (let turn = 0; turn < 30; turn++) {
-    await memory.appendTurn(conversationId, [{ role: 'user', content: `Question ${turn}?` }, { role: 'assistant', content: `Answer ${turn}.` }]);
+    await memory.appendTurn(conversationId, [
+      { role: 'user', content: `Question ${turn}?` },
+      { role: 'assistant', content: `Answer ${turn}.` },
+    ]);
   }
   const chat = createChatClient({ model: mockModel([textParts(['Fine.'])]), advisors: [messageMemoryAdvisor({ memory })] });
   await chat.generate({ prompt: 'warm up', context: { conversationId } });
@@ -62,7 +68,12 @@ function watchEventLoop() {
   };
 }
 
-console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
 const ordinary = await measure(false);
 const huge = await measure(true);
 console.table([ordinary, huge]);

@@ -65,7 +65,10 @@ async function median(runs: number, operation: (index: number) => Promise<unknow
 }
 
 /** The langchain4j / Spring AI pattern over any backend that stores one blob per conversation. */
-function readModifyWriteStore(name: string, blob: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void> }): ChatMemoryStore {
+function readModifyWriteStore(
+  name: string,
+  blob: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void> },
+): ChatMemoryStore {
   return {
     name,
     async appendTurn(conversationId, { entries }) {
@@ -89,7 +92,10 @@ async function main(): Promise<void> {
     { name: 'in-memory (ours, array push)', store: inMemoryChatMemoryStore(), appends: APPENDS },
     {
       name: 'in-memory read-modify-write (langchain4j/Spring pattern)',
-      store: readModifyWriteStore('rmw-memory', { get: async (id) => inMemoryBlobs.get(id) ?? null, set: async (id, value) => void inMemoryBlobs.set(id, value) }),
+      store: readModifyWriteStore('rmw-memory', {
+        get: async (id) => inMemoryBlobs.get(id) ?? null,
+        set: async (id, value) => void inMemoryBlobs.set(id, value),
+      }),
       appends: RMW_APPENDS,
     },
   ];
@@ -124,7 +130,9 @@ async function main(): Promise<void> {
     const tableName = `chat_memory_bench_${runId}`;
     await pool.query(`CREATE TABLE "${tableName}_rmw" (conversation_id text PRIMARY KEY, history text NOT NULL)`);
     cleanups.push(async () => {
-      await pool.query(`DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`);
+      await pool.query(
+        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
+      );
       await pool.end();
     });
     contenders.push(
@@ -132,7 +140,8 @@ async function main(): Promise<void> {
       {
         name: 'postgres read-modify-write (SELECT + UPSERT blob)',
         store: readModifyWriteStore('rmw-postgres', {
-          get: async (id) => (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
+          get: async (id) =>
+            (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
           set: async (id, value) =>
             void (await pool.query(
               `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
@@ -160,7 +169,9 @@ async function main(): Promise<void> {
         await fill(contender.store, conversationId, size);
         // Warm up connections, JIT and (for PostgreSQL) table creation before timing.
         await contender.store.read(conversationId, { last: 1 });
-        const append = await median(contender.appends, (index) => contender.store.appendTurn(conversationId, { ...newAttempt(), entries: turn(size + index) }));
+        const append = await median(contender.appends, (index) =>
+          contender.store.appendTurn(conversationId, { ...newAttempt(), entries: turn(size + index) }),
+        );
         const readWindow = await median(READS, () => windowed.read(conversationId));
         const readAll = await median(Math.min(READS, 10), () => contender.store.read(conversationId));
         appendBySize.set(size, append);

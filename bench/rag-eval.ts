@@ -11,11 +11,7 @@
  * ../shared/datasets/scifact.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import {
-  createAutoMergingPostProcessor,
-  createSentenceWindowExpander,
-  retrievalAugmentationAdvisor,
-} from '../advisors/rag/index.ts';
+import { createAutoMergingPostProcessor, createSentenceWindowExpander, retrievalAugmentationAdvisor } from '../advisors/rag/index.ts';
 import { beirDocumentText, evaluateRetrieval, type RetrievalEvaluation } from '../src/evaluation/index.ts';
 import { createBm25Retriever } from '../src/retrieval/index.ts';
 import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../src/ingestion/index.ts';
@@ -50,7 +46,13 @@ const setups: (Setup & { indexMs: number })[] = [];
   const [retriever, indexMs] = timed(() => createBm25Retriever({ documents }));
   setups.push({ name: 'BM25 alone (abstracts)', chunks: documents.length, retriever, topK: 100, indexMs });
   const advisor = retrievalAugmentationAdvisor({ retrievers: [retriever], candidateK: 100, topK: 100 });
-  setups.push({ name: 'BM25 alone, through the advisor stage', chunks: documents.length, retriever: advisor.retriever, topK: 100, indexMs });
+  setups.push({
+    name: 'BM25 alone, through the advisor stage',
+    chunks: documents.length,
+    retriever: advisor.retriever,
+    topK: 100,
+    indexMs,
+  });
 }
 {
   const [{ retriever, sentences }, indexMs] = timed(() => {
@@ -63,11 +65,19 @@ const setups: (Setup & { indexMs: number })[] = [];
     topK: CHUNK_DEPTH,
     postProcessors: [createSentenceWindowExpander()],
   });
-  setups.push({ name: 'BM25 sentences + sentence windows (±2)', chunks: sentences.length, retriever: advisor.retriever, topK: CHUNK_DEPTH, indexMs });
+  setups.push({
+    name: 'BM25 sentences + sentence windows (±2)',
+    chunks: sentences.length,
+    retriever: advisor.retriever,
+    topK: CHUNK_DEPTH,
+    indexMs,
+  });
 }
 {
   const [{ retriever, leaves, parents }, indexMs] = timed(() => {
-    const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [1024, 256], separators: ['\n\n', '. ', ' '] }).splitHierarchy(documents);
+    const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [1024, 256], separators: ['\n\n', '. ', ' '] }).splitHierarchy(
+      documents,
+    );
     return { leaves, parents, retriever: createBm25Retriever({ documents: leaves }) };
   });
   const advisor = retrievalAugmentationAdvisor({
@@ -76,7 +86,13 @@ const setups: (Setup & { indexMs: number })[] = [];
     topK: CHUNK_DEPTH,
     postProcessors: [createAutoMergingPostProcessor({ parents: new Map(parents.map((parent) => [parent.id, parent])), threshold: 0.5 })],
   });
-  setups.push({ name: 'BM25 leaves (256) + auto-merging to 1024', chunks: leaves.length, retriever: advisor.retriever, topK: CHUNK_DEPTH, indexMs });
+  setups.push({
+    name: 'BM25 leaves (256) + auto-merging to 1024',
+    chunks: leaves.length,
+    retriever: advisor.retriever,
+    topK: CHUNK_DEPTH,
+    indexMs,
+  });
 }
 
 const results: { setup: (typeof setups)[number]; evaluation: RetrievalEvaluation }[] = [];
@@ -105,6 +121,8 @@ for (const { setup, evaluation } of results) {
   const judged = dataset.queries.filter((query) => evaluation.rankings.has(query.id));
   const independent = (metric: typeof ndcgAtK, k: number) =>
     judged.reduce((sum, query) => sum + metric(evaluation.rankings.get(query.id)!, dataset.qrels.get(query.id)!, k), 0) / judged.length;
-  const agrees = Math.abs(independent(ndcgAtK, 10) - evaluation.ndcg[10]) < 1e-12 && Math.abs(independent(recallAtK, 100) - evaluation.recall[100]) < 1e-12;
+  const agrees =
+    Math.abs(independent(ndcgAtK, 10) - evaluation.ndcg[10]) < 1e-12 &&
+    Math.abs(independent(recallAtK, 100) - evaluation.recall[100]) < 1e-12;
   console.log(`${agrees ? 'PASS' : 'FAIL'}  ${setup.name}: evaluateRetrieval matches the mean of per-query metrics`);
 }

@@ -88,16 +88,23 @@ const copy = new Float32Array(matrix.length);
 
 start = performance.now();
 const store = createInMemoryVectorStore({ name: 'bench', dimensions: DIMENSIONS });
-await store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
+await store.add(
+  Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })),
+);
 const ourBuild = performance.now() - start;
 const int8Store = createInMemoryVectorStore({ name: 'bench-int8', dimensions: DIMENSIONS, quantization: 'int8' });
-await int8Store.add(Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })));
+await int8Store.add(
+  Array.from({ length: COUNT }, (_, index) => ({ id: `doc-${index}`, text: '', metadata: { tag: tag(index) }, embedding: row(index) })),
+);
 
 start = performance.now();
 const langchain = new MemoryVectorStore(new FakeEmbeddings());
 await langchain.addVectors(
   Array.from({ length: COUNT }, (_, index) => Array.from(row(index))),
-  Array.from({ length: COUNT }, (_, index) => new LangChainDocument({ id: `doc-${index}`, pageContent: '', metadata: { tag: tag(index) } })),
+  Array.from(
+    { length: COUNT },
+    (_, index) => new LangChainDocument({ id: `doc-${index}`, pageContent: '', metadata: { tag: tag(index) } }),
+  ),
 );
 const langchainBuild = performance.now() - start;
 

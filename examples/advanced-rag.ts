@@ -48,8 +48,14 @@ export async function main({ env = process.env, write = writeToStdout }: Example
         router: createLanguageModelRouter({
           model: helperModel,
           routes: [
-            { retriever: biography.retriever, description: 'Biography of Helena Marsh, marine cartographer: her life, age, family, career and home' },
-            { retriever: terms.retriever, description: 'Brightwater Notes terms of use: accounts, plans, prices, billing, refunds, money back, data deletion' },
+            {
+              retriever: biography.retriever,
+              description: 'Biography of Helena Marsh, marine cartographer: her life, age, family, career and home',
+            },
+            {
+              retriever: terms.retriever,
+              description: 'Brightwater Notes terms of use: accounts, plans, prices, billing, refunds, money back, data deletion',
+            },
           ],
           // If the router's answer is unusable, search both sources rather than none.
           fallback: 'routeToAll',
@@ -78,7 +84,9 @@ export async function main({ env = process.env, write = writeToStdout }: Example
 function offlineHelperModel(): LanguageModel {
   const analyze = createEnglishAnalyzer({ stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_WORDS] });
   const answer = ({ prompt }: LanguageModelV4CallOptions): string => {
-    const text = prompt.flatMap((message) => (message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [])).join('\n');
+    const text = prompt
+      .flatMap((message) => (message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : []))
+      .join('\n');
     const routing = /^Sources:\n([\s\S]*?)\n\nQuery: (.*)$/m.exec(text);
     if (routing !== null) {
       const queryWords = new Set(analyze(routing[2]));
@@ -90,7 +98,10 @@ function offlineHelperModel(): LanguageModel {
     }
     const compression = /^Conversation:\n([\s\S]*?)\n\nLatest user message: (.*)\n/m.exec(text);
     if (compression !== null) {
-      const userLines = compression[1].split('\n').filter((line) => line.startsWith('User: ')).join('\n');
+      const userLines = compression[1]
+        .split('\n')
+        .filter((line) => line.startsWith('User: '))
+        .join('\n');
       const name = [...userLines.matchAll(/\b\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)+/gu)].at(-1)?.[0];
       return name === undefined ? compression[2] : compression[2].replace(/\b(she|he|her|him|they|them)\b/i, name);
     }

@@ -57,7 +57,9 @@ export async function main({ env = process.env, write = writeToStdout }: Example
     ],
   });
   // Registration order does not matter: the chain runs by `order`.
-  write(`Model: ${label}\nChain (outermost first): ${chat.chain.advisors.map((advisor) => `${advisor.name} (${advisor.order ?? 0})`).join(' → ')}\n`);
+  write(
+    `Model: ${label}\nChain (outermost first): ${chat.chain.advisors.map((advisor) => `${advisor.name} (${advisor.order ?? 0})`).join(' → ')}\n`,
+  );
 
   const question = 'When was Helena Marsh born?';
   write(`\nYou: ${question}\nAssistant: `);

@@ -45,7 +45,8 @@ export async function main({ env = process.env, write = writeToStdout }: Example
     cliProgress.Presets.shades_classic,
   );
   bar.start(documents.length, 0, { phase: 'split' });
-  const onProgress = ({ phase, done, total }: IngestProgress) => bar.update(phase === 'split' ? 0 : Math.round((done / total) * documents.length), { phase });
+  const onProgress = ({ phase, done, total }: IngestProgress) =>
+    bar.update(phase === 'split' ? 0 : Math.round((done / total) * documents.length), { phase });
   const { retriever, kind } = await createSampleRetriever({ documents, embeddingModel, onProgress });
   bar.stop();
   write(`Indexed ${documents.length} chunks of 2 documents in a ${kind}.\n`);

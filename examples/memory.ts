@@ -16,7 +16,10 @@ import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';
 
-export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<{ withMemory: string; withoutMemory: string }> {
+export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<{
+  withMemory: string;
+  withoutMemory: string;
+}> {
   const { model, label } = resolveDemoModel({ env });
   write(`Model: ${label}\n`);
 

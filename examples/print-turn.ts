@@ -37,11 +37,16 @@ function describeTrace(trace: TraceLike, noContext: boolean): string {
   const parts: string[] = [];
   const searched = [...new Set(trace.routes?.map((route) => route.query))].map((index) => trace.queries?.[index]);
   if (searched.length > 0) parts.push(`queries ${searched.map((query) => JSON.stringify(query)).join(', ')}`);
-  const routed = trace.routes?.flatMap((route) => [...route.retrievers, ...(route.fallback === undefined ? [] : [`(router fallback: ${route.fallback})`])]);
+  const routed = trace.routes?.flatMap((route) => [
+    ...route.retrievers,
+    ...(route.fallback === undefined ? [] : [`(router fallback: ${route.fallback})`]),
+  ]);
   if (routed !== undefined && routed.length > 0) parts.push(`routed to ${[...new Set(routed)].join(', ')}`);
   for (const hit of trace.hits ?? []) parts.push(`${hit.retriever} recalled ${hit.count}`);
   if (trace.rerank !== undefined) {
-    parts.push(`reranked by ${trace.rerank.reranker}${trace.rerank.fallback === undefined ? '' : ` (fell back: ${trace.rerank.fallback.message})`}`);
+    parts.push(
+      `reranked by ${trace.rerank.reranker}${trace.rerank.fallback === undefined ? '' : ` (fell back: ${trace.rerank.fallback.message})`}`,
+    );
   }
   if (trace.dropped !== undefined && trace.dropped.length > 0) parts.push(`dropped ${trace.dropped.length}`);
   if (noContext) parts.push('nothing relevant found, so no documents were injected');

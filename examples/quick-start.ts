@@ -21,7 +21,10 @@ export async function main({ env = process.env, write = writeToStdout }: Example
   // 2. Something to answer from: three short documents in a BM25 (keyword) index.
   const retriever = createBm25Retriever({
     documents: [
-      createDocument({ text: 'The research vessel Kittiwake is based in Aberdeen and carries a crew of twelve.', metadata: { title: 'Fleet list' } }),
+      createDocument({
+        text: 'The research vessel Kittiwake is based in Aberdeen and carries a crew of twelve.',
+        metadata: { title: 'Fleet list' },
+      }),
       createDocument({ text: 'The survey launch Tern is a nine-metre boat with a crew of three.', metadata: { title: 'Fleet list' } }),
       createDocument({ text: 'Survey data is published every spring as a set of tidal atlases.', metadata: { title: 'Publications' } }),
     ],

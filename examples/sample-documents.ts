@@ -23,14 +23,16 @@ export async function loadSampleDocuments(sources: readonly SampleSource[] = ['b
     sources.map(async (source) => {
       const loaded = await loadMarkdown(SAMPLE_FILES[source], { sections: true, id: source, metadata: { source } });
       const documentTitle = loaded.find((section) => typeof section.metadata.title === 'string')?.metadata.title;
-      return loaded
-        // The heading goes into the title; the text keeps only the prose, which is what answers quote.
-        .map((section) => ({
-          ...section,
-          text: section.text.replace(/^#+ [^\n]*\n+/, '').trim(),
-          metadata: { ...section.metadata, title: sectionTitle(documentTitle, section) },
-        }))
-        .filter((section) => section.text !== '');
+      return (
+        loaded
+          // The heading goes into the title; the text keeps only the prose, which is what answers quote.
+          .map((section) => ({
+            ...section,
+            text: section.text.replace(/^#+ [^\n]*\n+/, '').trim(),
+            metadata: { ...section.metadata, title: sectionTitle(documentTitle, section) },
+          }))
+          .filter((section) => section.text !== '')
+      );
     }),
   );
   return splitter.split(sections.flat());

@@ -1,4 +1,11 @@
-import { type AdvisedRequest, type AdvisedResponse, type Advisor, AdvisorArgumentError, type AdvisorContext, userText } from '../../src/index.ts';
+import {
+  type AdvisedRequest,
+  type AdvisedResponse,
+  type Advisor,
+  AdvisorArgumentError,
+  type AdvisorContext,
+  userText,
+} from '../../src/index.ts';
 import { type JsonValue, redactValue } from '../../src/extension/index.ts';
 
 /** Where log records go; `console` satisfies it, and so do pino and winston loggers. */
@@ -110,7 +117,8 @@ function describeError(error: unknown): unknown {
 function errorChain(error: Error, depth: number): string {
   const { cause } = error;
   if (cause === undefined || depth >= 3) return `${error.name}: ${error.message}`;
-  const causeText = cause instanceof Error ? errorChain(cause, depth + 1) : JSON.stringify(redactValue(cause, { maxDepth: 3, maxStringLength: 200 }));
+  const causeText =
+    cause instanceof Error ? errorChain(cause, depth + 1) : JSON.stringify(redactValue(cause, { maxDepth: 3, maxStringLength: 200 }));
   return `${error.name}: ${error.message} (cause: ${causeText})`;
 }
 

@@ -27,22 +27,28 @@ export interface LoadedHistory {
  * so the system message goes after the request's instructions, unless they
  * already say the same.
  */
-export async function loadHistory(
-  request: AdvisedRequest,
-  { memory, name }: { memory: ChatMemory; name: string },
-): Promise<LoadedHistory> {
+export async function loadHistory(request: AdvisedRequest, { memory, name }: { memory: ChatMemory; name: string }): Promise<LoadedHistory> {
   const conversationId = request.context.require(ConversationId, name);
   const entries = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const storedMessages = stored.map((entry) => entry.message);
   const open = openToolCalls(storedMessages);
-  const reconciled = reconcileClientInput({ clientMessages: request.messages, history: stored, open, tools: request.tools, component: name });
+  const reconciled = reconcileClientInput({
+    clientMessages: request.messages,
+    history: stored,
+    open,
+    tools: request.tools,
+    component: name,
+  });
 
   const openTurnStart = reconciled.continues === undefined ? storedMessages.length : openTurnIndex(stored);
   const history = removeOrphanToolParts(storedMessages.slice(0, openTurnStart));
   const openTurn = storedMessages.slice(openTurnStart);
   const placement: MemoryTurnPlacement = {
-    turnId: (reconciled.input.at(-1)?.role === 'user' ? undefined : reconciled.continues?.turnId) ?? request.context.get(TurnId) ?? crypto.randomUUID(),
+    turnId:
+      (reconciled.input.at(-1)?.role === 'user' ? undefined : reconciled.continues?.turnId) ??
+      request.context.get(TurnId) ??
+      crypto.randomUUID(),
   };
 
   request.context.annotate(name, {

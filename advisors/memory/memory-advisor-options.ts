@@ -12,10 +12,7 @@ export interface ChatMemoryAdvisorOptions {
   readonly onAbort?: AbortPolicy;
 }
 
-export function validateMemoryAdvisorOptions(
-  options: ChatMemoryAdvisorOptions,
-  defaultName: string,
-): Required<ChatMemoryAdvisorOptions> {
+export function validateMemoryAdvisorOptions(options: ChatMemoryAdvisorOptions, defaultName: string): Required<ChatMemoryAdvisorOptions> {
   if (options === null || typeof options !== 'object') {
     throw new AdvisorArgumentError({ component: defaultName, argument: 'options', message: 'expected an options object' });
   }

@@ -15,7 +15,12 @@ import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
  */
 export async function storeTurn(
   response: AdvisedResponse,
-  { memory, name, onAbort, placement }: { memory: ChatMemory; name: string; onAbort: AbortPolicy; placement: MemoryTurnPlacement | undefined },
+  {
+    memory,
+    name,
+    onAbort,
+    placement,
+  }: { memory: ChatMemory; name: string; onAbort: AbortPolicy; placement: MemoryTurnPlacement | undefined },
 ): Promise<AdvisedResponse> {
   const turn = placement === undefined ? undefined : turnToStore(response, onAbort);
   if (turn === undefined || placement === undefined) return response;
@@ -35,7 +40,10 @@ export async function storeTurn(
 }
 
 function appendKey(turnId: string, messages: readonly ModelMessage[]): string {
-  const answered = messages[0]?.role === 'tool' ? messages[0].content.map((part) => (part.type === 'tool-approval-response' ? part.approvalId : part.toolCallId)) : [];
+  const answered =
+    messages[0]?.role === 'tool'
+      ? messages[0].content.map((part) => (part.type === 'tool-approval-response' ? part.approvalId : part.toolCallId))
+      : [];
   const key = answered.length === 0 ? turnId : `${turnId}:answers:${answered.sort().join(',')}`;
   // Many or long ids can pass the store's key limit: their digest (of the UTF-16 code units, so lone surrogates stay distinct) is as unique.
   return isValidAppendKey(key) ? key : `sha256:${createHash('sha256').update(Buffer.from(key, 'utf16le')).digest('hex')}`;

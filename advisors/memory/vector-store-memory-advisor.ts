@@ -1,4 +1,15 @@
-import { type AdvisedRequest, type Advisor, AdvisorArgumentError, ComponentError, ConversationId, type Document, type FilterExpression, UserId, userText, type VectorStore } from '../../src/index.ts';
+import {
+  type AdvisedRequest,
+  type Advisor,
+  AdvisorArgumentError,
+  ComponentError,
+  ConversationId,
+  type Document,
+  type FilterExpression,
+  UserId,
+  userText,
+  type VectorStore,
+} from '../../src/index.ts';
 import { escapePromptText } from '../../src/retrieval/index.ts';
 import { renderMessages } from '../../src/memory/index.ts';
 import { validateAdvisorIdentity } from './memory-advisor-options.ts';
@@ -55,11 +66,20 @@ export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOption
   } = options;
   validateAdvisorIdentity(name, order, component);
   const onAbort = validateAbortPolicy(options.onAbort ?? 'store-interrupted', name);
-  if (vectorStore === null || typeof vectorStore !== 'object' || typeof vectorStore.search !== 'function' || typeof vectorStore.add !== 'function') {
+  if (
+    vectorStore === null ||
+    typeof vectorStore !== 'object' ||
+    typeof vectorStore.search !== 'function' ||
+    typeof vectorStore.add !== 'function'
+  ) {
     throw new AdvisorArgumentError({ component: name, argument: 'vectorStore', message: 'expected a VectorStore' });
   }
   if (scope !== 'conversation' && scope !== 'user') {
-    throw new AdvisorArgumentError({ component: name, argument: 'scope', message: `expected 'conversation' or 'user', got ${String(scope)}` });
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'scope',
+      message: `expected 'conversation' or 'user', got ${String(scope)}`,
+    });
   }
   if (!Number.isSafeInteger(topK) || topK < 1) {
     throw new AdvisorArgumentError({ component: name, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });

@@ -74,13 +74,19 @@ export function metadataPassthroughAdvisor(options: MetadataPassthroughOptions =
     return Object.fromEntries(contextKeys.filter((key) => entries[key] !== undefined).map((key) => [key, entries[key]]));
   };
   const selectedFields = (metadata: Readonly<Record<string, unknown>>) =>
-    advisorFields === 'all' ? metadata : Object.fromEntries(advisorFields.filter((field) => field in metadata).map((field) => [field, metadata[field]]));
+    advisorFields === 'all'
+      ? metadata
+      : Object.fromEntries(advisorFields.filter((field) => field in metadata).map((field) => [field, metadata[field]]));
   const redacted = (value: unknown) => redactValue(value, VALUE_LIMITS);
   const bounded = (metadata: Record<string, unknown>, advisorNames: readonly string[] = []) =>
     fitToBytes({
       metadata,
       maxBytes,
-      droppable: [...advisorNames.map((advisor) => ['advisors', advisor] as const), ['sources'] as const, ...contextKeys.map((key) => [key] as const)],
+      droppable: [
+        ...advisorNames.map((advisor) => ['advisors', advisor] as const),
+        ['sources'] as const,
+        ...contextKeys.map((key) => [key] as const),
+      ],
     });
 
   return {
@@ -120,7 +126,11 @@ export function metadataPassthroughAdvisor(options: MetadataPassthroughOptions =
         }),
       };
       const metadata = bounded(
-        { ...(redacted(selectedContext(context)) as Record<string, unknown>), advisors: advisorMetadata, ...(redacted(summary) as Record<string, unknown>) },
+        {
+          ...(redacted(selectedContext(context)) as Record<string, unknown>),
+          advisors: advisorMetadata,
+          ...(redacted(summary) as Record<string, unknown>),
+        },
         Object.keys(advisorMetadata),
       );
       context.annotate(name, metadata);

@@ -32,7 +32,9 @@ export function normalizeForMatching(text: string, { invisible = 'remove' }: { i
     .replace(INVISIBLE, invisible === 'remove' ? '' : ' ')
     .replace(/\s+/gu, ' ');
   const latin = HAS_NON_ASCII.test(spaced)
-    ? spaced.replace(WORD, (word) => (HAS_NON_ASCII.test(word) && (ASCII_LETTER.test(word) || [...word].length === 1) ? word.replace(NON_ASCII, asLatin) : word))
+    ? spaced.replace(WORD, (word) =>
+        HAS_NON_ASCII.test(word) && (ASCII_LETTER.test(word) || [...word].length === 1) ? word.replace(NON_ASCII, asLatin) : word,
+      )
     : spaced;
   return latin.toLowerCase();
 }
@@ -49,7 +51,9 @@ const latinByCharacter = new Map<string, string>();
 function asLatin(character: string): string {
   let latin = latinByCharacter.get(character);
   if (latin === undefined) {
-    latin = /\p{M}/u.test(character) ? '' : ([character, character.toUpperCase()].map(unhomoglyph).find((prototype) => /^[A-Za-z0-9]+$/.test(prototype)) ?? character);
+    latin = /\p{M}/u.test(character)
+      ? ''
+      : ([character, character.toUpperCase()].map(unhomoglyph).find((prototype) => /^[A-Za-z0-9]+$/.test(prototype)) ?? character);
     latinByCharacter.set(character, latin);
   }
   return latin;

@@ -1,4 +1,12 @@
-import { type AdvisedRequest, type Advisor, AdvisorArgumentError, answerDirectly, messageText, streamDirectAnswer, userText } from '../../src/index.ts';
+import {
+  type AdvisedRequest,
+  type Advisor,
+  AdvisorArgumentError,
+  answerDirectly,
+  messageText,
+  streamDirectAnswer,
+  userText,
+} from '../../src/index.ts';
 import { blockedTermPattern } from './blocked-term-pattern.ts';
 import { normalizeForMatching, readingsForMatching } from './normalize-for-matching.ts';
 
@@ -40,7 +48,11 @@ export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
     scope = 'input',
   } = options ?? {};
   if (!Array.isArray(blockedTerms) || blockedTerms.some((term) => typeof term !== 'string' || normalizeForMatching(term).trim() === '')) {
-    throw new AdvisorArgumentError({ component: name, argument: 'blockedTerms', message: 'expected an array of strings with visible characters' });
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'blockedTerms',
+      message: 'expected an array of strings with visible characters',
+    });
   }
   if (isBlocked !== undefined && typeof isBlocked !== 'function') {
     throw new AdvisorArgumentError({ component: name, argument: 'isBlocked', message: 'expected a function' });
@@ -52,7 +64,11 @@ export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
     throw new AdvisorArgumentError({ component: name, argument: 'answer', message: 'expected a non-empty string' });
   }
   if (scope !== 'input' && scope !== 'all-messages') {
-    throw new AdvisorArgumentError({ component: name, argument: 'scope', message: `expected "input" or "all-messages", got ${JSON.stringify(scope)}` });
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'scope',
+      message: `expected "input" or "all-messages", got ${JSON.stringify(scope)}`,
+    });
   }
 
   const matchers = blockedTerms.map((term) => ({ term, pattern: blockedTermPattern(term) }));

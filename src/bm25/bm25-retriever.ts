@@ -72,10 +72,18 @@ export function createBm25Retriever({
 
 export function validateRetrieverSettings({ name, analyzer, k1, b }: { name: unknown; analyzer: unknown; k1: unknown; b: unknown }): void {
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'name', message: `expected a non-empty string, got ${describeValue(name)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'name',
+      message: `expected a non-empty string, got ${describeValue(name)}`,
+    });
   }
   if (typeof analyzer !== 'function') {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'analyzer', message: `expected a function (text) => string[], got ${describeValue(analyzer)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'analyzer',
+      message: `expected a function (text) => string[], got ${describeValue(analyzer)}`,
+    });
   }
   if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'k1', message: `expected a finite number >= 0, got ${String(k1)}` });
@@ -102,7 +110,11 @@ export function assembleBm25Retriever({
   const analyze = (text: string, argument: string): string[] => {
     const terms = analyzer(text);
     if (!Array.isArray(terms)) {
-      throw new AdvisorArgumentError({ component: COMPONENT, argument, message: `the analyzer returned ${describeValue(terms)} instead of an array of strings` });
+      throw new AdvisorArgumentError({
+        component: COMPONENT,
+        argument,
+        message: `the analyzer returned ${describeValue(terms)} instead of an array of strings`,
+      });
     }
     return terms;
   };
@@ -131,7 +143,11 @@ export function assembleBm25Retriever({
 
     async retrieve(query, options: RetrieveOptions = {}) {
       if (typeof query !== 'string') {
-        throw new AdvisorArgumentError({ component: COMPONENT, argument: 'query', message: `expected a string, got ${describeValue(query)}` });
+        throw new AdvisorArgumentError({
+          component: COMPONENT,
+          argument: 'query',
+          message: `expected a string, got ${describeValue(query)}`,
+        });
       }
       const { topK = DEFAULT_TOP_K, minScore = -Infinity, filter, abortSignal } = validateRetrieveOptions(options);
       abortSignal?.throwIfAborted();
@@ -167,7 +183,11 @@ const acceptAll = () => true;
 
 function validateRetrieveOptions(options: unknown): RetrieveOptions {
   if (options === null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'options', message: `expected an object, got ${describeValue(options)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'options',
+      message: `expected an object, got ${describeValue(options)}`,
+    });
   }
   const { topK, minScore, filter, abortSignal } = options as RetrieveOptions;
   if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) {

@@ -99,7 +99,9 @@ function validateSnapshot(snapshot: unknown): Bm25Snapshot {
       Array.isArray(frequencies) &&
       frequencies.length % 2 === 0 &&
       frequencies.every((value, index) =>
-        index % 2 === 0 ? Number.isInteger(value) && value >= 0 && value < terms.length : Number.isInteger(value) && value >= 1 && value < 2 ** 32,
+        index % 2 === 0
+          ? Number.isInteger(value) && value >= 0 && value < terms.length
+          : Number.isInteger(value) && value >= 1 && value < 2 ** 32,
       );
     if (!valid) fail(`snapshot.documents[${position}].terms`, 'expected [termIndex, frequency, ...] pairs of integers over snapshot.terms');
   });

@@ -25,10 +25,7 @@ export const MAX_TERM_LENGTH = 255;
  * an apostrophe, dot or middle dot between word characters keeps it whole
  * (`don't`, `e.g`, `3.5`), and so does a comma or semicolon between digits (`1,000`).
  */
-const TOKEN = new RegExp(
-  String.raw`(${WORD_CHAR}+(?:(?:['’.·]|(?<=\p{N})[,;](?=\p{N}))${WORD_CHAR}+)*)|(${UNSPACED_CHAR}+)`,
-  'gv',
-);
+const TOKEN = new RegExp(String.raw`(${WORD_CHAR}+(?:(?:['’.·]|(?<=\p{N})[,;](?=\p{N}))${WORD_CHAR}+)*)|(${UNSPACED_CHAR}+)`, 'gv');
 
 /**
  * Walks `text` once, reporting each space-delimited-script word and each run of
@@ -37,11 +34,7 @@ const TOKEN = new RegExp(
  * digit (a lone `_`); a word longer than {@link MAX_TERM_LENGTH} is reported
  * in pieces of that length.
  */
-export function scanWords(
-  text: string,
-  onWord: (word: string) => void,
-  onUnspacedRun: (run: string) => void,
-): void {
+export function scanWords(text: string, onWord: (word: string) => void, onUnspacedRun: (run: string) => void): void {
   // A private stateful regex with an exec loop: measurably cheaper than matchAll on large corpora.
   const token = new RegExp(TOKEN);
   let match: RegExpExecArray | null;

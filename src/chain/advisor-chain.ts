@@ -1,12 +1,5 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import type {
-  AdvisedRequest,
-  AdvisedResponse,
-  AdvisedStream,
-  Advisor,
-  CallNext,
-  StreamNext,
-} from './advisor.ts';
+import type { AdvisedRequest, AdvisedResponse, AdvisedStream, Advisor, CallNext, StreamNext } from './advisor.ts';
 import { failedResponse } from './failed-response.ts';
 import { failedStream } from './failed-stream.ts';
 import { sortAdvisors } from './sort-advisors.ts';
@@ -99,15 +92,12 @@ async function invokeStream(
   if ('failed' in before) return failedStream(before.failed);
   const advised = before.request;
 
-  const next: StreamNext = (nextRequest) =>
-    invokeStream(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
+  const next: StreamNext = (nextRequest) => invokeStream(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
   let advisedStream: AdvisedStream;
   try {
     advisedStream = advisor.aroundStream ? await advisor.aroundStream(advised, next) : await next(advised);
   } catch (error) {
-    return failedStream(
-      failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundStream'), outcomeOf(advised, error)),
-    );
+    return failedStream(failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundStream'), outcomeOf(advised, error)));
   }
   if (!advisor.after) return advisedStream;
   // `after` hangs off the response promise: parts keep flowing unbuffered.
@@ -115,10 +105,7 @@ async function invokeStream(
 }
 
 /** An advisor's `before` hook; a failure becomes a failed response naming the advisor. */
-async function runBefore(
-  advisor: Advisor,
-  request: AdvisedRequest,
-): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
+async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
   if (!advisor.before) return { request };
   try {
     return { request: checkRequest(await advisor.before(request), advisor) };

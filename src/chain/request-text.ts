@@ -21,7 +21,5 @@ export function userText(request: Pick<AdvisedRequest, 'input' | 'messages'>): s
 /** The text parts of one message, concatenated. */
 export function messageText(message: ModelMessage): string {
   if (typeof message.content === 'string') return message.content;
-  return message.content
-    .map((part) => (part.type === 'text' || part.type === 'reasoning' ? part.text : ''))
-    .join('');
+  return message.content.map((part) => (part.type === 'text' || part.type === 'reasoning' ? part.text : '')).join('');
 }

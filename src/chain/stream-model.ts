@@ -14,9 +14,7 @@ import { modelError, modelTimeout } from './model-error.ts';
  */
 export async function streamModel(request: AdvisedRequest): Promise<AdvisedStream> {
   const cancellation = new AbortController();
-  const abortSignal = request.abortSignal
-    ? AbortSignal.any([request.abortSignal, cancellation.signal])
-    : cancellation.signal;
+  const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancellation.signal]) : cancellation.signal;
 
   let completedMessages: readonly ResponseMessage[] = [];
   const result = streamText({

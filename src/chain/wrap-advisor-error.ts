@@ -9,8 +9,5 @@ export function wrapAdvisorError(error: unknown, advisorName: string, hook: stri
 }
 
 export function isAbortError(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'AbortError' || error.name === 'TimeoutError' && !(AdvisorError.isInstance(error)))
-  );
+  return error instanceof Error && (error.name === 'AbortError' || (error.name === 'TimeoutError' && !AdvisorError.isInstance(error)));
 }

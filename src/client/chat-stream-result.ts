@@ -81,7 +81,10 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
 
   let drained: Promise<void> | undefined;
   const consumeStream = () => {
-    drained ??= broadcast.subscribe({ internal: true }).pipeTo(new WritableStream()).catch(() => {});
+    drained ??= broadcast
+      .subscribe({ internal: true })
+      .pipeTo(new WritableStream())
+      .catch(() => {});
     return drained;
   };
   const settled = () => {
@@ -89,12 +92,11 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
     return response;
   };
 
-  const messageMetadataFor = (user?: UIMessageStreamOptions<UIMessage>['messageMetadata']) =>
+  const messageMetadataFor =
+    (user?: UIMessageStreamOptions<UIMessage>['messageMetadata']) =>
     ({ part }: { part: TextStreamPart<ToolSet> }) => {
       const fromAdvisors =
-        part.type === 'start' || part.type === 'finish'
-          ? (finalResponse?.context ?? context).get(UIMessageMetadata)
-          : undefined;
+        part.type === 'start' || part.type === 'finish' ? (finalResponse?.context ?? context).get(UIMessageMetadata) : undefined;
       const fromCaller = user?.({ part });
       if (fromAdvisors === undefined) return fromCaller;
       return { ...fromAdvisors, ...(fromCaller as Record<string, unknown> | undefined) };

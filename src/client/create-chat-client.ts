@@ -61,7 +61,17 @@ export interface ChatClient {
 }
 
 const CLIENT_OPTION_KEYS = ['model', 'advisors', 'instructions', 'tools', 'allowSystemInMessages', 'limits', ...CALL_SETTING_KEYS];
-const INPUT_KEYS = ['prompt', 'messages', 'instructions', 'advisors', 'context', 'tools', 'abortSignal', 'allowSystemInMessages', ...CALL_SETTING_KEYS];
+const INPUT_KEYS = [
+  'prompt',
+  'messages',
+  'instructions',
+  'advisors',
+  'context',
+  'tools',
+  'abortSignal',
+  'allowSystemInMessages',
+  ...CALL_SETTING_KEYS,
+];
 
 /**
  * A chat client: an ordered advisor chain around `generateText`/`streamText`.

@@ -24,10 +24,18 @@ export function resolveInputLimits(limits: InputLimits | undefined, component: s
   const resolved = { ...DEFAULT_INPUT_LIMITS, ...limits };
   for (const [name, value] of Object.entries(resolved)) {
     if (!(name in DEFAULT_INPUT_LIMITS)) {
-      throw new AdvisorArgumentError({ component, argument: `limits.${name}`, message: `unknown limit; known: ${Object.keys(DEFAULT_INPUT_LIMITS).join(', ')}` });
+      throw new AdvisorArgumentError({
+        component,
+        argument: `limits.${name}`,
+        message: `unknown limit; known: ${Object.keys(DEFAULT_INPUT_LIMITS).join(', ')}`,
+      });
     }
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new AdvisorArgumentError({ component, argument: `limits.${name}`, message: `expected a positive integer, got ${String(value)}` });
+      throw new AdvisorArgumentError({
+        component,
+        argument: `limits.${name}`,
+        message: `expected a positive integer, got ${String(value)}`,
+      });
     }
   }
   return resolved;
@@ -51,6 +59,10 @@ export function checkInputSize(
     total += size;
   });
   if (total > limits.maxInputSize) {
-    throw new AdvisorArgumentError({ component, argument, message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})` });
+    throw new AdvisorArgumentError({
+      component,
+      argument,
+      message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})`,
+    });
   }
 }

@@ -80,10 +80,13 @@ function checkUIMessage(message: unknown, index: number, component: string): voi
   const fail = (field: string, problem: string): never => {
     throw new AdvisorArgumentError({ component, argument: `messages[${index}]${field}`, message: problem });
   };
-  if (!isUIMessage(message)) fail('', 'expected a UIMessage like the ones before it (`id`, `role`, `parts`); do not mix UIMessage and ModelMessage');
+  if (!isUIMessage(message))
+    fail('', 'expected a UIMessage like the ones before it (`id`, `role`, `parts`); do not mix UIMessage and ModelMessage');
   const { id, role, parts } = message as { id?: unknown; role?: unknown; parts?: unknown };
-  if (typeof id !== 'string' || id.length > MAX_UI_MESSAGE_ID_LENGTH) fail('.id', `expected a string of at most ${MAX_UI_MESSAGE_ID_LENGTH} characters`);
-  if (typeof role !== 'string' || !UI_ROLES.has(role)) fail('.role', `expected one of ${[...UI_ROLES].join(', ')}, got ${JSON.stringify(role)?.slice(0, 40)}`);
+  if (typeof id !== 'string' || id.length > MAX_UI_MESSAGE_ID_LENGTH)
+    fail('.id', `expected a string of at most ${MAX_UI_MESSAGE_ID_LENGTH} characters`);
+  if (typeof role !== 'string' || !UI_ROLES.has(role))
+    fail('.role', `expected one of ${[...UI_ROLES].join(', ')}, got ${JSON.stringify(role)?.slice(0, 40)}`);
   if (!Array.isArray(parts)) fail('.parts', 'expected an array of parts');
   (parts as unknown[]).forEach((part, partIndex) => {
     const where = `.parts[${partIndex}]`;

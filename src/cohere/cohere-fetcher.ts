@@ -30,7 +30,12 @@ async function fetchJson(args: FetcherArgs): Promise<FetcherResult> {
   const timeout = args.timeoutMs === undefined ? undefined : AbortSignal.timeout(args.timeoutMs);
   const signal = AbortSignal.any([args.abortSignal, timeout].filter((candidate) => candidate !== undefined));
   try {
-    const request = { method: args.method, headers: await requestHeaders(args), body: args.body === undefined ? undefined : JSON.stringify(args.body), signal };
+    const request = {
+      method: args.method,
+      headers: await requestHeaders(args),
+      body: args.body === undefined ? undefined : JSON.stringify(args.body),
+      signal,
+    };
     const url = requestUrl(args);
     let response = await fetch(url, request);
     for (let retry = 0; retry < (args.maxRetries ?? 0) && RETRYABLE_STATUS(response.status); retry++) {
@@ -40,9 +45,14 @@ async function fetchJson(args: FetcherArgs): Promise<FetcherResult> {
     }
     return await readResponse(response);
   } catch (error) {
-    if (args.abortSignal?.aborted) return failure({ reason: 'unknown', errorMessage: 'The user aborted a request', cause: error }, 499, 'Client Closed Request');
+    if (args.abortSignal?.aborted)
+      return failure({ reason: 'unknown', errorMessage: 'The user aborted a request', cause: error }, 499, 'Client Closed Request');
     if (timeout?.aborted) return failure({ reason: 'timeout', cause: error }, 0, 'Timeout');
-    return failure({ reason: 'unknown', errorMessage: error instanceof Error ? error.message : String(error), cause: error }, 0, 'Unknown Error');
+    return failure(
+      { reason: 'unknown', errorMessage: error instanceof Error ? error.message : String(error), cause: error },
+      0,
+      'Unknown Error',
+    );
   }
 }
 
@@ -60,7 +70,8 @@ async function requestHeaders(args: FetcherArgs): Promise<Headers> {
 function requestUrl(args: FetcherArgs): string {
   const url = new URL(args.url);
   for (const [name, value] of Object.entries(args.queryParameters ?? {})) {
-    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
   }
   return url.href;
 }
@@ -84,7 +95,9 @@ async function readResponse(response: Response): Promise<FetcherResult> {
       body = text;
     }
   }
-  return succeeded ? { ok: true, body, rawResponse } : { ok: false, error: { reason: 'status-code', statusCode: response.status, body }, rawResponse };
+  return succeeded
+    ? { ok: true, body, rawResponse }
+    : { ok: false, error: { reason: 'status-code', statusCode: response.status, body }, rawResponse };
 }
 
 function toRawResponse(response: Response): RawResponse {

@@ -45,14 +45,23 @@ export interface CohereRerankerOptions {
 export function createCohereReranker(options: CohereRerankerOptions = {}): Reranker {
   const invalid = (argument: string, message: string) => new AdvisorArgumentError({ component: 'reranker', argument, message });
   if (options === null || typeof options !== 'object') throw invalid('options', 'expected an options object');
-  const { model = 'rerank-v3.5', baseUrl, timeoutMs = 30_000, maxDocuments = 1000, maxTokensPerDoc, maxRetries = 2, name = 'cohere' } = options;
+  const {
+    model = 'rerank-v3.5',
+    baseUrl,
+    timeoutMs = 30_000,
+    maxDocuments = 1000,
+    maxTokensPerDoc,
+    maxRetries = 2,
+    name = 'cohere',
+  } = options;
   if (options.client !== undefined && !(options.client instanceof CohereClientV2)) throw invalid('client', 'expected a CohereClientV2');
   const apiKey = options.apiKey ?? (options.client ? undefined : (process.env.COHERE_API_KEY ?? process.env.CO_API_KEY));
   if (!options.client && (typeof apiKey !== 'string' || apiKey.trim() === '')) {
     throw invalid('apiKey', 'give a CohereClientV2 as `client`, an `apiKey`, or set COHERE_API_KEY');
   }
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model', 'expected a non-empty model id');
-  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^/\s]+/.test(baseUrl))) throw invalid('baseUrl', 'expected an http(s) URL');
+  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^/\s]+/.test(baseUrl)))
+    throw invalid('baseUrl', 'expected an http(s) URL');
   validateOptionalPositiveInteger(timeoutMs, 'reranker', 'timeoutMs');
   validateOptionalPositiveInteger(maxDocuments, 'reranker', 'maxDocuments');
   validateOptionalPositiveInteger(maxTokensPerDoc, 'reranker', 'maxTokensPerDoc');
@@ -62,9 +71,21 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
   const client = options.client ?? new CohereClientV2({ token: apiKey, fetcher: cohereFetcher, ...(baseUrl ? { baseUrl } : {}) });
   const redact = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
 
-  async function rerankBatch(query: string, texts: string[], offset: number, topN: number | undefined, signal: AbortSignal): Promise<RerankScore[]> {
+  async function rerankBatch(
+    query: string,
+    texts: string[],
+    offset: number,
+    topN: number | undefined,
+    signal: AbortSignal,
+  ): Promise<RerankScore[]> {
     const response = await client.rerank(
-      { model, query, documents: texts, ...(topN !== undefined ? { topN: Math.min(topN, texts.length) } : {}), ...(maxTokensPerDoc ? { maxTokensPerDoc } : {}) },
+      {
+        model,
+        query,
+        documents: texts,
+        ...(topN !== undefined ? { topN: Math.min(topN, texts.length) } : {}),
+        ...(maxTokensPerDoc ? { maxTokensPerDoc } : {}),
+      },
       { abortSignal: signal, timeoutInSeconds: Math.ceil(timeoutMs / 1000), maxRetries },
     );
     const results = (response as { results?: unknown } | null)?.results;

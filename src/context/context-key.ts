@@ -13,10 +13,7 @@ export interface ContextKey<T> {
   readonly parse: (value: unknown) => T;
 }
 
-export function contextKey<T>(
-  name: string,
-  options: { parse?: (value: unknown) => T } = {},
-): ContextKey<T> {
+export function contextKey<T>(name: string, options: { parse?: (value: unknown) => T } = {}): ContextKey<T> {
   if (typeof name !== 'string' || name.trim() === '') {
     throw new TypeError('contextKey: name must be a non-empty string');
   }

@@ -36,10 +36,7 @@ export function mergeDocuments(first: Document, second: Document): Document {
   return merged;
 }
 
-function mergeMetadata(
-  first: Readonly<Record<string, unknown>>,
-  second: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
+function mergeMetadata(first: Readonly<Record<string, unknown>>, second: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...first };
   for (const key of Object.keys(second)) {
     if (!Object.hasOwn(first, key)) {

@@ -10,15 +10,7 @@ export class AdvisorArgumentError extends AdvisorError {
 
   readonly argument: string;
 
-  constructor({
-    component,
-    argument,
-    message,
-  }: {
-    component: string;
-    argument: string;
-    message: string;
-  }) {
+  constructor({ component, argument, message }: { component: string; argument: string; message: string }) {
     super({ component, message: `${component}: invalid ${argument}: ${message}` });
     this.name = 'AdvisorArgumentError';
     this.argument = argument;

@@ -26,15 +26,7 @@ export class AdvisorError extends Error {
     return error !== null && typeof error === 'object' && (error as Record<symbol, unknown>)[errorMarker(this.marker)] === true;
   }
 
-  constructor({
-    component,
-    message,
-    cause,
-  }: {
-    component: string;
-    message: string;
-    cause?: unknown;
-  }) {
+  constructor({ component, message, cause }: { component: string; message: string; cause?: unknown }) {
     super(redactSecrets(message), cause === undefined ? undefined : { cause });
     this.name = 'AdvisorError';
     this.component = component;

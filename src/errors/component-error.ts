@@ -11,17 +11,7 @@ export class ComponentError extends AdvisorError {
 
   readonly operation: string;
 
-  constructor({
-    component,
-    operation,
-    cause,
-    message,
-  }: {
-    component: string;
-    operation: string;
-    cause?: unknown;
-    message?: string;
-  }) {
+  constructor({ component, operation, cause, message }: { component: string; operation: string; cause?: unknown; message?: string }) {
     super({
       component,
       cause,

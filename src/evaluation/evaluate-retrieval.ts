@@ -67,7 +67,9 @@ export interface RetrievalEvaluation {
 export async function evaluateRetrieval(options: EvaluateRetrievalOptions): Promise<RetrievalEvaluation> {
   const { retriever, dataset, k, topK, documentId, concurrency, abortSignal, onProgress } = validateOptions(options);
   const started = performance.now();
-  const judgedQueries = dataset.queries.filter((query) => [...(dataset.qrels.get(query.id)?.values() ?? [])].some((relevance) => relevance > 0));
+  const judgedQueries = dataset.queries.filter((query) =>
+    [...(dataset.qrels.get(query.id)?.values() ?? [])].some((relevance) => relevance > 0),
+  );
   const rankings = new Map<string, string[]>();
   let next = 0;
   const worker = async () => {
@@ -87,7 +89,8 @@ export async function evaluateRetrieval(options: EvaluateRetrievalOptions): Prom
         cutoff,
         judgedQueries.length === 0
           ? 0
-          : judgedQueries.reduce((sum, query) => sum + metric(rankings.get(query.id)!, dataset.qrels.get(query.id)!, cutoff), 0) / judgedQueries.length,
+          : judgedQueries.reduce((sum, query) => sum + metric(rankings.get(query.id)!, dataset.qrels.get(query.id)!, cutoff), 0) /
+            judgedQueries.length,
       ]),
     );
   return {
@@ -111,7 +114,8 @@ function validateOptions(options: EvaluateRetrievalOptions) {
   };
   if (options === null || typeof options !== 'object') fail('options', 'expected an options object');
   const { retriever, dataset, k = [1, 5, 10, 100], documentId = defaultDocumentId, concurrency = 4, abortSignal, onProgress } = options;
-  if (retriever === null || typeof retriever !== 'object' || typeof retriever.retrieve !== 'function') fail('retriever', 'expected a Retriever');
+  if (retriever === null || typeof retriever !== 'object' || typeof retriever.retrieve !== 'function')
+    fail('retriever', 'expected a Retriever');
   if (dataset === null || typeof dataset !== 'object' || !Array.isArray(dataset.queries) || !(dataset.qrels instanceof Map)) {
     fail('dataset', 'expected { queries: { id, text }[], qrels: Map<queryId, Map<documentId, relevance>> }');
   }
@@ -120,7 +124,8 @@ function validateOptions(options: EvaluateRetrievalOptions) {
       fail(`dataset.queries[${index}]`, `expected { id: string, text: string }, got ${describeValue(query)}`);
     }
   });
-  if (!Array.isArray(k) || k.length === 0 || k.some((cutoff) => !Number.isSafeInteger(cutoff) || cutoff < 1)) fail('k', 'expected a non-empty array of positive integers');
+  if (!Array.isArray(k) || k.length === 0 || k.some((cutoff) => !Number.isSafeInteger(cutoff) || cutoff < 1))
+    fail('k', 'expected a non-empty array of positive integers');
   const topK = options.topK ?? Math.max(...k);
   if (!Number.isSafeInteger(topK) || topK < 1) fail('topK', `expected a positive integer, got ${String(topK)}`);
   if (typeof documentId !== 'function') fail('documentId', 'expected a function');

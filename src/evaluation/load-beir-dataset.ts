@@ -55,7 +55,11 @@ export async function loadBeirDataset({ directory, split = 'test' }: LoadBeirDat
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'directory', message: 'expected the path of a BEIR dataset folder' });
   }
   if (typeof split !== 'string' || !/^[\w.-]+$/.test(split)) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'split', message: 'expected a qrels file name such as "test" or "dev"' });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'split',
+      message: 'expected a qrels file name such as "test" or "dev"',
+    });
   }
   const files = { corpus: 'corpus.jsonl', queries: 'queries.jsonl', qrels: join('qrels', `${split}.tsv`) };
   const missing = await missingFiles(directory, Object.values(files));
@@ -86,7 +90,14 @@ export function beirDocumentText(document: BeirDocument): string {
 }
 
 async function missingFiles(directory: string, files: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(files.map((file) => access(join(directory, file)).then(() => true, () => false)));
+  const found = await Promise.all(
+    files.map((file) =>
+      access(join(directory, file)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return files.filter((_, index) => !found[index]);
 }
 
@@ -120,7 +131,11 @@ async function readQrels(path: string, file: string): Promise<Map<string, Map<st
     if (number === 1 && queryId === 'query-id') continue;
     const relevance = Number(score);
     if (documentId === undefined || score === undefined || !Number.isInteger(relevance)) {
-      throw new AdvisorArgumentError({ component: COMPONENT, argument: file, message: `line ${number} is not "query-id<TAB>corpus-id<TAB>score": ${line}` });
+      throw new AdvisorArgumentError({
+        component: COMPONENT,
+        argument: file,
+        message: `line ${number} is not "query-id<TAB>corpus-id<TAB>score": ${line}`,
+      });
     }
     let judged = qrels.get(queryId);
     if (judged === undefined) qrels.set(queryId, (judged = new Map()));

@@ -25,7 +25,10 @@ export function recallAtK(ranking: readonly string[], judged: Judgments, k: numb
  */
 export function ndcgAtK(ranking: readonly string[], judged: Judgments, k: number): number {
   const dcg = ranking.slice(0, k).reduce((sum, id, index) => sum + Math.max(0, judged.get(id) ?? 0) / Math.log2(index + 2), 0);
-  const ideal = [...judged.values()].filter((relevance) => relevance > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...judged.values()]
+    .filter((relevance) => relevance > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((sum, relevance, index) => sum + relevance / Math.log2(index + 2), 0);
   return idcg === 0 ? 0 : dcg / idcg;
 }

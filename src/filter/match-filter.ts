@@ -56,8 +56,7 @@ function matchesComparison(field: unknown, operator: ComparisonOperator, expecte
 
 function isOrdered(value: unknown, operator: ComparisonOperator, expected: FilterScalar): boolean {
   const comparable =
-    (typeof value === 'number' && typeof expected === 'number') ||
-    (typeof value === 'string' && typeof expected === 'string');
+    (typeof value === 'number' && typeof expected === 'number') || (typeof value === 'string' && typeof expected === 'string');
   if (!comparable) return false;
   const left = value as number | string;
   switch (operator) {

@@ -73,11 +73,9 @@ function createParser(text: string, tokens: readonly FilterToken[]) {
     });
   };
 
-  const isKeyword = (token: FilterToken, keyword: string): boolean =>
-    token.kind === 'word' && filterKeyword(token.text) === keyword;
+  const isKeyword = (token: FilterToken, keyword: string): boolean => token.kind === 'word' && filterKeyword(token.text) === keyword;
 
-  const isPunctuation = (token: FilterToken, punctuation: string): boolean =>
-    token.kind === 'punctuation' && token.text === punctuation;
+  const isPunctuation = (token: FilterToken, punctuation: string): boolean => token.kind === 'punctuation' && token.text === punctuation;
 
   const expectPunctuation = (punctuation: string, expected: string): void => {
     if (!isPunctuation(peek(), punctuation)) fail(peek(), expected);

@@ -1,21 +1,6 @@
 import { FilterParseError } from './filter-parse-error.ts';
 
-export type FilterPunctuation =
-  | '=='
-  | '!='
-  | '>='
-  | '<='
-  | '>'
-  | '<'
-  | '&&'
-  | '||'
-  | '('
-  | ')'
-  | '['
-  | ']'
-  | ','
-  | '-'
-  | '+';
+export type FilterPunctuation = '==' | '!=' | '>=' | '<=' | '>' | '<' | '&&' | '||' | '(' | ')' | '[' | ']' | ',' | '-' | '+';
 
 export type FilterToken =
   | { readonly kind: 'word'; readonly text: string; readonly index: number }

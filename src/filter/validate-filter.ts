@@ -113,18 +113,13 @@ function copyExpression(value: unknown, path: string, depth: number, budget: { r
       }
       // Checked before the walk, so a huge operand list is refused without visiting it.
       if (node.operands.length > budget.remaining) spend(budget, node.operands.length, `${path}.operands`);
-      const operands = node.operands.map((operand, index) =>
-        copyExpression(operand, `${path}.operands[${index}]`, depth + 1, budget),
-      );
+      const operands = node.operands.map((operand, index) => copyExpression(operand, `${path}.operands[${index}]`, depth + 1, budget));
       return Object.freeze({ type: node.type, operands: Object.freeze(operands) });
     }
     case 'not':
       return Object.freeze({ type: 'not', operand: copyExpression(node.operand, `${path}.operand`, depth + 1, budget) });
     default:
-      throw invalidNode(
-        `${path}.type`,
-        `expected one of compare, in, is-null, and, or, not, got ${describeValue(node.type)}`,
-      );
+      throw invalidNode(`${path}.type`, `expected one of compare, in, is-null, and, or, not, got ${describeValue(node.type)}`);
   }
 }
 

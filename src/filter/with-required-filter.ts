@@ -12,10 +12,7 @@ import { resolveFilter } from './resolve-filter.ts';
  * @example
  * const filter = withRequiredFilter(eq('tenant', tenantId), request.filter); // request.filter may be text
  */
-export function withRequiredFilter(
-  required: FilterExpression | string,
-  requested?: FilterExpression | string | null,
-): FilterExpression {
+export function withRequiredFilter(required: FilterExpression | string, requested?: FilterExpression | string | null): FilterExpression {
   const requiredFilter = resolveFilter(required);
   if (requiredFilter === undefined) {
     throw new AdvisorArgumentError({

@@ -110,7 +110,9 @@ function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
   });
 }
 
-function validateOptions(options: HybridRetrieverOptions): Required<Pick<HybridRetrieverOptions, 'name' | 'retrievers' | 'k'>> &
+function validateOptions(
+  options: HybridRetrieverOptions,
+): Required<Pick<HybridRetrieverOptions, 'name' | 'retrievers' | 'k'>> &
   Pick<HybridRetrieverOptions, 'weights' | 'candidateK' | 'timeoutMs'> {
   if (options === null || typeof options !== 'object') throw invalid('hybrid', 'options', 'expected an options object');
   const { name = 'hybrid', retrievers, weights, k = DEFAULT_RRF_K, candidateK, timeoutMs } = options;
@@ -127,7 +129,11 @@ function validateOptions(options: HybridRetrieverOptions): Required<Pick<HybridR
       throw invalid(name, `retrievers[${index}].name`, 'every retriever needs a non-empty name (it is recorded in provenance)');
     }
     if (names.has(retriever.name)) {
-      throw invalid(name, `retrievers[${index}].name`, `two retrievers are named "${retriever.name}"; provenance could not tell them apart`);
+      throw invalid(
+        name,
+        `retrievers[${index}].name`,
+        `two retrievers are named "${retriever.name}"; provenance could not tell them apart`,
+      );
     }
     names.add(retriever.name);
   });

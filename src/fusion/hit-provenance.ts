@@ -7,11 +7,7 @@ import { withProvenance } from '../document/with-provenance.ts';
  * never returns a document that cannot be explained. Hits that already carry
  * provenance are returned unchanged.
  */
-export function ensureHitProvenance(
-  document: Document,
-  rank: number,
-  context: Omit<DocumentProvenance, 'rank' | 'score'> = {},
-): Document {
+export function ensureHitProvenance(document: Document, rank: number, context: Omit<DocumentProvenance, 'rank' | 'score'> = {}): Document {
   if (document.provenance !== undefined && document.provenance.length > 0) return document;
   return withProvenance(document, { ...context, rank, ...finiteScore(document.score) });
 }

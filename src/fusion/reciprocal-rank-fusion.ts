@@ -30,10 +30,7 @@ export const DEFAULT_RRF_K = 60;
  * @example
  * const fused = reciprocalRankFusion([vectorHits, bm25Hits], { weights: [1, 0.5], topK: 10 });
  */
-export function reciprocalRankFusion(
-  rankedLists: readonly (readonly Document[])[],
-  options: ReciprocalRankFusionOptions = {},
-): Document[] {
+export function reciprocalRankFusion(rankedLists: readonly (readonly Document[])[], options: ReciprocalRankFusionOptions = {}): Document[] {
   const { k, weights, topK } = validateOptions(rankedLists, options);
   const fused = new Map<string, { document: Document; score: number; order: number }>();
   const seenPerList = rankedLists.map(() => new Set<string>());

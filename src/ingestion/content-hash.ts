@@ -7,11 +7,7 @@ import type { Document } from '../document/document.ts';
  */
 export function contentHash(document: Pick<Document, 'text' | 'metadata'>): string {
   const { contentHash: _previous, ...metadata } = document.metadata;
-  return createHash('sha256')
-    .update(document.text)
-    .update('\0')
-    .update(JSON.stringify(metadata, sortKeys))
-    .digest('hex');
+  return createHash('sha256').update(document.text).update('\0').update(JSON.stringify(metadata, sortKeys)).digest('hex');
 }
 
 function sortKeys(_key: string, value: unknown): unknown {

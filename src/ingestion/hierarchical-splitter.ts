@@ -50,12 +50,7 @@ const COMPONENT = 'hierarchical-splitter';
  */
 export function createHierarchicalSplitter(options: HierarchicalSplitterOptions): HierarchicalSplitter {
   assertOptionsObject(COMPONENT, options, ['chunkSizes', 'chunkOverlap', 'separators', 'lengthFunction']);
-  const {
-    chunkSizes,
-    chunkOverlap = 0,
-    separators = DEFAULT_SEPARATORS,
-    lengthFunction = (text: string) => text.length,
-  } = options;
+  const { chunkSizes, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, lengthFunction = (text: string) => text.length } = options;
   if (!Array.isArray(chunkSizes) || chunkSizes.length < 2) {
     throw new AdvisorArgumentError({
       component: COMPONENT,

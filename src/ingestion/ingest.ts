@@ -110,15 +110,12 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
 
   const unique = uniqueHashedChunks(chunks);
   const signal = abortSignal ?? new AbortController().signal;
-  const call = <T>(component: string, operation: string, run: (signal: AbortSignal) => Promise<T>) => callStore(component, operation, settings, signal, run);
+  const call = <T>(component: string, operation: string, run: (signal: AbortSignal) => Promise<T>) =>
+    callStore(component, operation, settings, signal, run);
   const recorded = manifest
-    ? await call('ingestion-manifest', 'getContentHashes', () =>
-        manifest.getContentHashes(unique.map((chunk) => chunk.id)),
-      )
+    ? await call('ingestion-manifest', 'getContentHashes', () => manifest.getContentHashes(unique.map((chunk) => chunk.id)))
     : new Map<string, string>();
-  const pending = unique.filter(
-    (chunk) => chunk.text.trim() !== '' && recorded.get(chunk.id) !== chunk.metadata.contentHash,
-  );
+  const pending = unique.filter((chunk) => chunk.text.trim() !== '' && recorded.get(chunk.id) !== chunk.metadata.contentHash);
 
   const batches: Document[][] = [];
   for (let start = 0; start < pending.length; start += settings.batchSize) {
@@ -141,9 +138,7 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
       );
       if (manifest) {
         const hashes = new Map(batch.map((chunk) => [chunk.id, chunk.metadata.contentHash as string]));
-        await callStore('ingestion-manifest', 'setContentHashes', settings, batchSignal, () =>
-          manifest.setContentHashes(hashes),
-        );
+        await callStore('ingestion-manifest', 'setContentHashes', settings, batchSignal, () => manifest.setContentHashes(hashes));
       }
       added += batch.length;
       onProgress?.({ phase: 'store', done: added, total: pending.length });
@@ -159,7 +154,9 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
 
   // With a manifest, the options check made sure the store can delete.
   const store = settings.store as Pick<VectorStore, 'delete'>;
-  const deleted = manifest ? await removeStaleChunks({ chunkIdsByDocument, failedChunkIds, manifest, store, batchSize: settings.batchSize, call }) : 0;
+  const deleted = manifest
+    ? await removeStaleChunks({ chunkIdsByDocument, failedChunkIds, manifest, store, batchSize: settings.batchSize, call })
+    : 0;
 
   return {
     chunks: chunks.length,
@@ -175,13 +172,7 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
 type IngestSettings = Required<
   Pick<
     IngestOptions,
-    | 'batchSize'
-    | 'concurrency'
-    | 'maxRetries'
-    | 'initialRetryDelayMs'
-    | 'embeddingTimeoutMs'
-    | 'storeTimeoutMs'
-    | 'onBatchError'
+    'batchSize' | 'concurrency' | 'maxRetries' | 'initialRetryDelayMs' | 'embeddingTimeoutMs' | 'storeTimeoutMs' | 'onBatchError'
   >
 > &
   IngestOptions;
@@ -251,9 +242,7 @@ function withoutUndefined<T extends object>(options: T): Partial<T> {
 }
 
 function requireMethods(argument: string, value: unknown, methods: readonly string[]): void {
-  const missing = methods.filter(
-    (method) => value == null || typeof (value as Record<string, unknown>)[method] !== 'function',
-  );
+  const missing = methods.filter((method) => value == null || typeof (value as Record<string, unknown>)[method] !== 'function');
   if (missing.length > 0) {
     throw new AdvisorArgumentError({
       component: COMPONENT,

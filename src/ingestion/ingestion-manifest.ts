@@ -25,7 +25,13 @@ export interface IngestionManifest {
 }
 
 /** The methods an `IngestionManifest` must have, for option checks. */
-export const INGESTION_MANIFEST_METHODS = ['getContentHashes', 'setContentHashes', 'deleteContentHashes', 'getChunkIds', 'setChunkIds'] as const;
+export const INGESTION_MANIFEST_METHODS = [
+  'getContentHashes',
+  'setContentHashes',
+  'deleteContentHashes',
+  'getChunkIds',
+  'setChunkIds',
+] as const;
 
 /**
  * An `IngestionManifest` in a `Map`.

@@ -47,12 +47,7 @@ export function createRecursiveCharacterSplitter(options: RecursiveCharacterSpli
 
 /** The recursive splitter behind `component`, for factories that validated their own option names. */
 export function createRecursiveSplitter(component: string, options: RecursiveCharacterSplitterOptions): TextSplitter {
-  const {
-    chunkSize,
-    chunkOverlap = 0,
-    separators = DEFAULT_SEPARATORS,
-    lengthFunction = (text: string) => text.length,
-  } = options;
+  const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, lengthFunction = (text: string) => text.length } = options;
   assertChunkSizes(component, chunkSize, chunkOverlap);
   assertFunction(component, 'lengthFunction', lengthFunction);
   assertSeparators(component, separators);

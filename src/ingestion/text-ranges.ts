@@ -97,13 +97,7 @@ function codePointCuts(text: string): number[] {
   return cuts;
 }
 
-function collectPieces(
-  text: string,
-  range: TextRange,
-  level: number,
-  options: ChunkRangeOptions,
-  pieces: MeasuredRange[],
-): void {
+function collectPieces(text: string, range: TextRange, level: number, options: ChunkRangeOptions, pieces: MeasuredRange[]): void {
   const slice = text.slice(range.start, range.end);
   const size = options.lengthFunction(slice);
   if (size <= options.chunkSize) {
@@ -114,13 +108,7 @@ function collectPieces(
     const cuts = options.boundaries[next](slice);
     if (cuts.length === 0) continue;
     for (const piece of rangesBetweenCuts(slice.length, cuts)) {
-      collectPieces(
-        text,
-        { start: range.start + piece.start, end: range.start + piece.end },
-        next + 1,
-        options,
-        pieces,
-      );
+      collectPieces(text, { start: range.start + piece.start, end: range.start + piece.end }, next + 1, options, pieces);
     }
     return;
   }
@@ -146,6 +134,14 @@ function packPieces(pieces: readonly MeasuredRange[], { chunkSize, chunkOverlap 
 }
 
 function isWhitespace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || code === 0xfeff ||
-    (code >= 0x2000 && code <= 0x200b) || code === 0x2028 || code === 0x2029;
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x3000 ||
+    code === 0xfeff ||
+    (code >= 0x2000 && code <= 0x200b) ||
+    code === 0x2028 ||
+    code === 0x2029
+  );
 }

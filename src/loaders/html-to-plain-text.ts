@@ -21,7 +21,10 @@ export async function htmlToPlainText(component: string, html: string): Promise<
     convert(html, {
       wordwrap: false,
       baseElements: { selectors: [selector], returnDomByDefault: false },
-      selectors: [{ selector: 'title', format: 'block' }, { selector: 'h1', ...keepCase }],
+      selectors: [
+        { selector: 'title', format: 'block' },
+        { selector: 'h1', ...keepCase },
+      ],
     })
       .trim()
       .split('\n')[0]

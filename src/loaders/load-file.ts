@@ -39,11 +39,7 @@ export async function loadFile(source: LoaderSource, options: FileLoaderOptions 
   if (options == null || typeof options !== 'object') {
     throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
   }
-  rejectUnknownOptions(
-    options as Record<string, unknown>,
-    [...LOADER_OPTION_KEYS, 'mediaType', 'mergePages', 'sections'],
-    component,
-  );
+  rejectUnknownOptions(options as Record<string, unknown>, [...LOADER_OPTION_KEYS, 'mediaType', 'mergePages', 'sections'], component);
   const { mediaType, mergePages, sections, ...loaderOptions } = options;
   const location = describeSource(component, source);
   const extension = extname(location).toLowerCase();

@@ -45,7 +45,10 @@ export async function loadPdf(source: LoaderSource, options: PdfLoaderOptions = 
   const mediaType = 'application/pdf';
   const pageCount = pages.length;
   if (mergePages) {
-    const text = pages.map((page) => page.trim()).filter((page) => page !== '').join('\n\n');
+    const text = pages
+      .map((page) => page.trim())
+      .filter((page) => page !== '')
+      .join('\n\n');
     return [{ id, text, metadata: metadataWith({ mediaType, title, pageCount }) }];
   }
   return pages.flatMap((pageText, index) =>

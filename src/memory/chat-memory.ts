@@ -109,7 +109,12 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   if (options === null || typeof options !== 'object') {
     throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
-  const { store = inMemoryChatMemoryStore(), window = messageWindow({ maxMessages: 20 }), timeout = 10_000, keepProviderItemIds = false } = options;
+  const {
+    store = inMemoryChatMemoryStore(),
+    window = messageWindow({ maxMessages: 20 }),
+    timeout = 10_000,
+    keepProviderItemIds = false,
+  } = options;
   if (store === null || typeof store !== 'object' || typeof store.appendTurn !== 'function' || typeof store.read !== 'function') {
     throw new AdvisorArgumentError({ component, argument: 'store', message: 'expected a ChatMemoryStore' });
   }
@@ -117,7 +122,11 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     throw new AdvisorArgumentError({ component, argument: 'window', message: 'expected a ChatMemoryWindow or false' });
   }
   if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new AdvisorArgumentError({ component, argument: 'timeout', message: `expected a positive number of milliseconds, got ${String(timeout)}` });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'timeout',
+      message: `expected a positive number of milliseconds, got ${String(timeout)}`,
+    });
   }
   if (typeof keepProviderItemIds !== 'boolean') {
     throw new AdvisorArgumentError({ component, argument: 'keepProviderItemIds', message: 'expected a boolean' });
@@ -129,7 +138,10 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   async function measureEntries(messages: readonly ModelMessage[], metadata: MemoryEntryMetadata): Promise<MemoryEntry[]> {
     if (measure === undefined) return messages.map((message) => ({ message, metadata }));
     await measure.load?.();
-    return messages.map((message) => ({ message, metadata: { ...metadata, measure: { key: measure.key, value: measure.count(message) } } }));
+    return messages.map((message) => ({
+      message,
+      metadata: { ...metadata, measure: { key: measure.key, value: measure.count(message) } },
+    }));
   }
 
   function storedMeasures(entries: readonly MemoryEntry[]): (number | undefined)[] {
@@ -148,7 +160,11 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     unsettled.forget(conversationId, attempts);
   }
 
-  async function appendAttempt(conversationId: string, turn: MemoryTurnInput, abortSignal: AbortSignal | undefined): Promise<AppendOutcome> {
+  async function appendAttempt(
+    conversationId: string,
+    turn: MemoryTurnInput,
+    abortSignal: AbortSignal | undefined,
+  ): Promise<AppendOutcome> {
     const attempt: AppendAttempt = { key: turn.key, attemptId: crypto.randomUUID() };
     let invoked = false;
     try {
@@ -184,7 +200,12 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       const selected: MemoryEntry[][] = [];
       let full = false;
       for (const unit of [...units].reverse()) {
-        if (!selection.tryAdd(unit.map((entry) => entry.message), storedMeasures(unit))) {
+        if (
+          !selection.tryAdd(
+            unit.map((entry) => entry.message),
+            storedMeasures(unit),
+          )
+        ) {
           full = true;
           break;
         }
@@ -214,13 +235,19 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       }
       const metadata = createTurnMetadata(options.metadata, component);
       const key =
-        options.key === undefined ? validateAppendKey(metadata.turnId, 'metadata.turnId', component) : validateAppendKey(options.key, 'key', component);
+        options.key === undefined
+          ? validateAppendKey(metadata.turnId, 'metadata.turnId', component)
+          : validateAppendKey(options.key, 'key', component);
       const stored = keepProviderItemIds ? messages : messages.map(stripProviderItemIds);
       const entries = await measureEntries(stored, metadata);
       const system = entries.filter((entry) => entry.message.role === 'system').at(-1);
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
       await settleUnknownAppends(conversationId, options.abortSignal);
-      const outcome = await appendAttempt(conversationId, { key, entries: conversation, ...(system ? { system } : {}) }, options.abortSignal);
+      const outcome = await appendAttempt(
+        conversationId,
+        { key, entries: conversation, ...(system ? { system } : {}) },
+        options.abortSignal,
+      );
       if (outcome !== 'stored' && outcome !== 'duplicate') {
         // A fresh attempt id was never settled: 'cancelled' (or anything else) is a store bug.
         throw new ComponentError({
@@ -256,12 +283,22 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
 type MemoryTurnInput = Omit<MemoryTurn, 'attemptId'>;
 
 /** The longest tail of `unit` the window takes, preferring one that starts at a user message (some providers require it). */
-function newestMessagesThatFit(unit: readonly MemoryEntry[], selection: WindowSelection, storedMeasures: (entries: readonly MemoryEntry[]) => (number | undefined)[]): MemoryEntry[] {
+function newestMessagesThatFit(
+  unit: readonly MemoryEntry[],
+  selection: WindowSelection,
+  storedMeasures: (entries: readonly MemoryEntry[]) => (number | undefined)[],
+): MemoryEntry[] {
   const starts = [...unit.keys()].slice(1);
   const userStarts = starts.filter((start) => unit[start].message.role === 'user');
   for (const start of [...userStarts, ...starts]) {
     const tail = unit.slice(start);
-    if (selection.tryAdd(tail.map((entry) => entry.message), storedMeasures(tail))) return tail;
+    if (
+      selection.tryAdd(
+        tail.map((entry) => entry.message),
+        storedMeasures(tail),
+      )
+    )
+      return tail;
   }
   return [];
 }
@@ -301,7 +338,11 @@ function createTurnMetadata(input: TurnMetadataInput | undefined, component: str
     (!Array.isArray(retrieved) ||
       !retrieved.every((item) => typeof item?.id === 'string' && (item.score === undefined || typeof item.score === 'number')))
   ) {
-    throw new AdvisorArgumentError({ component, argument: 'metadata.retrieved', message: 'expected an array of { id: string, score?: number }' });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'metadata.retrieved',
+      message: 'expected an array of { id: string, score?: number }',
+    });
   }
   if (input?.turnId !== undefined && (typeof input.turnId !== 'string' || input.turnId === '')) {
     throw new AdvisorArgumentError({ component, argument: 'metadata.turnId', message: 'expected a non-empty string' });

@@ -4,9 +4,7 @@ import type { ModelMessage } from 'ai';
 export type MessagePart = { readonly type: string } & Readonly<Record<string, unknown>>;
 
 export function messageParts(message: ModelMessage): readonly MessagePart[] {
-  return typeof message.content === 'string'
-    ? [{ type: 'text', text: message.content }]
-    : (message.content as readonly MessagePart[]);
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as readonly MessagePart[]);
 }
 
 /** The text of a tool result's output: its string value, or JSON for structured output. */
@@ -23,7 +21,5 @@ export function toolOutputText(output: unknown): string {
 /** Inline text of a file part (`{ type: 'text', text }` data), if it has any. */
 export function inlineFileText(part: MessagePart): string | undefined {
   const data = part.data as { type?: unknown; text?: unknown } | undefined;
-  return data !== null && typeof data === 'object' && data.type === 'text' && typeof data.text === 'string'
-    ? data.text
-    : undefined;
+  return data !== null && typeof data === 'object' && data.type === 'text' && typeof data.text === 'string' ? data.text : undefined;
 }

@@ -24,7 +24,11 @@ export interface MessageWindowOptions {
 export function messageWindow({ maxMessages, maxSize = 200_000 }: MessageWindowOptions): ChatMemoryWindow {
   for (const [argument, value] of Object.entries({ maxMessages, maxSize })) {
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new AdvisorArgumentError({ component: 'message-window', argument, message: `expected a positive integer, got ${String(value)}` });
+      throw new AdvisorArgumentError({
+        component: 'message-window',
+        argument,
+        message: `expected a positive integer, got ${String(value)}`,
+      });
     }
   }
   return {

@@ -164,4 +164,3 @@ function analyzeToolPairing(messages: readonly ModelMessage[], { keepOpenToolCal
   };
   return { repair, open };
 }
-

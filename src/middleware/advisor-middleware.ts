@@ -1,9 +1,4 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Prompt,
-  LanguageModelV4StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { LanguageModelMiddleware, TextStreamPart, ToolSet } from 'ai';
 import type { AdvisedRequest, AdvisedResponse, Advisor, ResponseMessage, TurnOutcome } from '../chain/advisor.ts';
 import { createAdvisorChain } from '../chain/advisor-chain.ts';
@@ -57,14 +52,24 @@ type StreamResult = Awaited<ReturnType<LanguageModelV4['doStream']>>;
  * provider's own error object, so the SDK's retries work unchanged.
  */
 export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewareOptions): LanguageModelMiddleware {
-  const { advisors, continuationTimeoutMs = 600_000, maxPendingTurns = 10_000 } = Array.isArray(options)
-    ? { advisors: options as readonly Advisor[] }
-    : (options as AdvisorMiddlewareOptions);
+  const {
+    advisors,
+    continuationTimeoutMs = 600_000,
+    maxPendingTurns = 10_000,
+  } = Array.isArray(options) ? { advisors: options as readonly Advisor[] } : (options as AdvisorMiddlewareOptions);
   if (!Number.isFinite(continuationTimeoutMs) || continuationTimeoutMs <= 0) {
-    throw new AdvisorArgumentError({ component: 'advisor-middleware', argument: 'continuationTimeoutMs', message: 'expected a positive number' });
+    throw new AdvisorArgumentError({
+      component: 'advisor-middleware',
+      argument: 'continuationTimeoutMs',
+      message: 'expected a positive number',
+    });
   }
   if (!Number.isSafeInteger(maxPendingTurns) || maxPendingTurns < 1) {
-    throw new AdvisorArgumentError({ component: 'advisor-middleware', argument: 'maxPendingTurns', message: 'expected a positive integer' });
+    throw new AdvisorArgumentError({
+      component: 'advisor-middleware',
+      argument: 'maxPendingTurns',
+      message: 'expected a positive integer',
+    });
   }
   const chain = createAdvisorChain(advisors);
   const pending = createTurnRegistry({ ttlMs: continuationTimeoutMs, maxPending: maxPendingTurns });
@@ -339,7 +344,11 @@ function stepResponse(advised: AdvisedRequest, step: StepAggregator, outcome: Tu
   const message = step.message({ includeToolCalls: outcome === 'finished' });
   const messages: ResponseMessage[] = message ? [message] : [];
   if (outcome !== 'finished') {
-    return { ...failedResponse(advised, outcome === 'error' ? modelError(step.error, 'stream') : undefined, outcome), text: step.text, messages };
+    return {
+      ...failedResponse(advised, outcome === 'error' ? modelError(step.error, 'stream') : undefined, outcome),
+      text: step.text,
+      messages,
+    };
   }
   return {
     ...failedResponse(advised, undefined, 'error'),
@@ -378,4 +387,3 @@ function advisorValues(params: LanguageModelV4CallOptions): Readonly<Record<stri
     argument: 'providerOptions.advisors',
   });
 }
-

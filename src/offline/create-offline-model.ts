@@ -20,9 +20,50 @@ const QUESTION_ECHO_LIMIT = 120;
 
 /** Words that carry no topic in a question: interrogatives, pronouns, auxiliaries. */
 const QUESTION_STOP_WORDS = [
-  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'do', 'does', 'did', 'can', 'could',
-  'would', 'should', 'has', 'have', 'had', 'were', 'been', 'am', 'i', 'me', 'my', 'you', 'your', 'he', 'him', 'his',
-  'she', 'her', 'hers', 'its', 'we', 'us', 'our', 'them', 'tell', 'about', 'please', 'know', 'any', 'some',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'would',
+  'should',
+  'has',
+  'have',
+  'had',
+  'were',
+  'been',
+  'am',
+  'i',
+  'me',
+  'my',
+  'you',
+  'your',
+  'he',
+  'him',
+  'his',
+  'she',
+  'her',
+  'hers',
+  'its',
+  'we',
+  'us',
+  'our',
+  'them',
+  'tell',
+  'about',
+  'please',
+  'know',
+  'any',
+  'some',
 ];
 
 export interface OfflineModelOptions {
@@ -61,7 +102,11 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'modelId', message: 'expected a non-empty string' });
   }
   if (!Number.isInteger(maxSentences) || maxSentences < 1) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'maxSentences', message: `expected a positive integer, got ${maxSentences}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'maxSentences',
+      message: `expected a positive integer, got ${maxSentences}`,
+    });
   }
   if (!Array.isArray(templates)) {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'templates', message: 'expected an array of templates' });
@@ -82,8 +127,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     call.abortSignal?.throwIfAborted();
     const { question, documents, history } = readOfflinePrompt(call.prompt, { templates, readAssistantText });
     if (question === '') return `${OFFLINE_MODEL_LABEL} ${NOTHING_TO_QUOTE}: there is no question to answer.`;
-    const rank = (sentences: Sentence<number | undefined>[]) =>
-      rankSentences({ question, sentences, analyze, limit: maxSentences });
+    const rank = (sentences: Sentence<number | undefined>[]) => rankSentences({ question, sentences, analyze, limit: maxSentences });
 
     if (documents.length > 0) {
       const quotes = rank(

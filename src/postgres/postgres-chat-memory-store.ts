@@ -56,7 +56,11 @@ export function postgresChatMemoryStore(
   }
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (options.pool === undefined && (typeof connectionString !== 'string' || connectionString === '')) {
-    throw new AdvisorArgumentError({ component, argument: 'connectionString', message: 'give a pool, a connectionString, or set DATABASE_URL' });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'connectionString',
+      message: 'give a pool, a connectionString, or set DATABASE_URL',
+    });
   }
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
@@ -68,15 +72,13 @@ export function postgresChatMemoryStore(
   function ensureTables(): Promise<void> {
     // A multi-statement query runs as one implicit transaction; the advisory lock
     // keeps concurrent first uses from racing on CREATE TABLE.
-    migrated ??= pool
-      .query(`SELECT pg_advisory_xact_lock(hashtext('${tables.lockKey}')); ${migration}`)
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          migrated = undefined;
-          throw error;
-        },
-      );
+    migrated ??= pool.query(`SELECT pg_advisory_xact_lock(hashtext('${tables.lockKey}')); ${migration}`).then(
+      () => undefined,
+      (error: unknown) => {
+        migrated = undefined;
+        throw error;
+      },
+    );
     return migrated;
   }
 
@@ -166,7 +168,10 @@ UNION ALL
         [conversationId, last ?? null],
       );
       const system = rows.find((row) => row.kind === 'system');
-      const entries = rows.filter((row) => row.kind === 'entry').reverse().map(toEntry);
+      const entries = rows
+        .filter((row) => row.kind === 'entry')
+        .reverse()
+        .map(toEntry);
       return { ...(system === undefined ? {} : { system: toEntry(system) }), entries };
     },
 

@@ -33,7 +33,10 @@ export interface RenderContextTemplateOptions {
  */
 export function renderContextTemplate({ template = DEFAULT_CONTEXT_TEMPLATE, question, context }: RenderContextTemplateOptions): string {
   validateContextTemplate(template);
-  for (const [argument, value] of [['question', question], ['context', context]] as const) {
+  for (const [argument, value] of [
+    ['question', question],
+    ['context', context],
+  ] as const) {
     if (typeof value !== 'string') {
       throw new AdvisorArgumentError({ component: 'context-template', argument, message: `expected a string, got ${typeof value}` });
     }

@@ -58,10 +58,7 @@ export interface ParsedDocumentContext {
  * // </document>
  * // </documents>
  */
-export function formatDocumentContext(
-  documents: readonly Document[],
-  { metadataKeys = [] }: FormatDocumentContextOptions = {},
-): string {
+export function formatDocumentContext(documents: readonly Document[], { metadataKeys = [] }: FormatDocumentContextOptions = {}): string {
   validateDocuments(documents);
   validateMetadataKeys(metadataKeys);
   const keys = ['title', ...metadataKeys.filter((key) => key !== 'title')];

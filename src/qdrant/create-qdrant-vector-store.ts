@@ -98,7 +98,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   // The URL may carry `user:password@`; messages and operation names show it without the password.
   const target = config.url ? `Qdrant at ${redactSecrets(config.url)}` : 'Qdrant';
   // No client timeout: each call's deadline and abort arrive as its own signal (see callQdrant).
-  const client = options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: Infinity, checkCompatibility: false });
+  const client =
+    options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: Infinity, checkCompatibility: false });
   const api = client.api();
   const redact = (text: string) => (options.apiKey ? text.split(options.apiKey).join('[redacted]') : text);
 
@@ -112,12 +113,23 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     run: (init: { signal: AbortSignal }) => Promise<{ data: { result?: T } }>,
   ): Promise<T> {
     try {
-      const response = await callWithTimeout({ component: COMPONENT, operation: `${operation} on ${target}`, timeoutMs, abortSignal, run: (signal) => run({ signal }) });
+      const response = await callWithTimeout({
+        component: COMPONENT,
+        operation: `${operation} on ${target}`,
+        timeoutMs,
+        abortSignal,
+        run: (signal) => run({ signal }),
+      });
       if (response.data.result === undefined) throw new Error('Qdrant answered without a result');
       return response.data.result;
     } catch (error) {
       if (AdvisorError.isInstance(error) || (abortSignal?.aborted && error === abortSignal.reason)) throw error;
-      throw new ComponentError({ component: COMPONENT, operation, message: redact(`${describeError(error)} (${target}, collection "${collection}")`), cause: error });
+      throw new ComponentError({
+        component: COMPONENT,
+        operation,
+        message: redact(`${describeError(error)} (${target}, collection "${collection}")`),
+        cause: error,
+      });
     }
   }
 
@@ -126,7 +138,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   /** The collection's dense vector size, or undefined when the collection does not exist yet. */
   function readDimension(abortSignal?: AbortSignal): Promise<number | undefined> {
     dimension ??= (async () => {
-      const { exists } = await callQdrant('collection exists', undefined, (init) => api.collectionExists({ collection_name: collection }, init));
+      const { exists } = await callQdrant('collection exists', undefined, (init) =>
+        api.collectionExists({ collection_name: collection }, init),
+      );
       if (!exists) return undefined;
       const info = await callQdrant('get collection', undefined, (init) => api.getCollection({ collection_name: collection }, init));
       return checkCollectionShape(info, config);
@@ -176,7 +190,10 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     }
     for (const [key, type] of Object.entries(config.payloadIndexes)) {
       await callQdrant('create payload index', undefined, (init) =>
-        api.createFieldIndex({ collection_name: collection, field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true }, init),
+        api.createFieldIndex(
+          { collection_name: collection, field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true },
+          init,
+        ),
       );
     }
     dimension = Promise.resolve(size);
@@ -205,7 +222,11 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     return vectors;
   }
 
-  async function callEmbedding<T>(operation: string, abortSignal: AbortSignal | undefined, run: (signal: AbortSignal) => PromiseLike<T>): Promise<T> {
+  async function callEmbedding<T>(
+    operation: string,
+    abortSignal: AbortSignal | undefined,
+    run: (signal: AbortSignal) => PromiseLike<T>,
+  ): Promise<T> {
     try {
       return await callWithTimeout({ component: 'embedding-model', operation, timeoutMs, abortSignal, run });
     } catch (error) {
@@ -224,7 +245,10 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       if (documents.length === 0) return;
       abortSignal?.throwIfAborted();
       const missing = documents.filter((document) => document.embedding === undefined);
-      const computed = await embedTexts(missing.map((document) => document.text), abortSignal);
+      const computed = await embedTexts(
+        missing.map((document) => document.text),
+        abortSignal,
+      );
       let next = 0;
       const vectors = documents.map((document) => (document.embedding === undefined ? computed[next++] : Array.from(document.embedding)));
       const expected = config.dimensions ?? vectors[0].length;
@@ -241,7 +265,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       }));
       for (let start = 0; start < points.length; start += batchSize) {
         const batch = points.slice(start, start + batchSize);
-        await callQdrant('upsert points', abortSignal, (init) => api.upsertPoints({ collection_name: collection, wait: true, points: batch }, init));
+        await callQdrant('upsert points', abortSignal, (init) =>
+          api.upsertPoints({ collection_name: collection, wait: true, points: batch }, init),
+        );
       }
     },
 
@@ -256,7 +282,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const pointIds = [...new Set(ids)].map(toPointId);
       for (let start = 0; start < pointIds.length; start += batchSize) {
         const points = pointIds.slice(start, start + batchSize);
-        await callQdrant('delete points', abortSignal, (init) => api.deletePoints({ collection_name: collection, wait: true, points }, init));
+        await callQdrant('delete points', abortSignal, (init) =>
+          api.deletePoints({ collection_name: collection, wait: true, points }, init),
+        );
       }
     },
 
@@ -268,7 +296,11 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const vector =
         request.vector !== undefined
           ? Array.from(request.vector)
-          : (await callEmbedding('embed query', abortSignal, (signal) => embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }))).embedding;
+          : (
+              await callEmbedding('embed query', abortSignal, (signal) =>
+                embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }),
+              )
+            ).embedding;
       const size = await readDimension(abortSignal);
       if (size === undefined) return [];
       checkDimension(vector.length, size, 'the query vector');
@@ -279,7 +311,13 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const body: Schemas['QueryRequest'] = hybrid
         ? {
             prefetch: [
-              { query: vector, using: config.vectorName, limit: sparse.prefetchLimit ?? Math.max(20, topK * 4), filter: qdrantFilter, score_threshold: minScore },
+              {
+                query: vector,
+                using: config.vectorName,
+                limit: sparse.prefetchLimit ?? Math.max(20, topK * 4),
+                filter: qdrantFilter,
+                score_threshold: minScore,
+              },
               { query: sparseQuery, using: sparse.vectorName, limit: sparse.prefetchLimit ?? Math.max(20, topK * 4), filter: qdrantFilter },
             ],
             query: { fusion: 'rrf' },
@@ -288,7 +326,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
             with_payload: true,
           }
         : { query: vector, using: config.vectorName, filter: qdrantFilter, score_threshold: minScore, limit: topK, with_payload: true };
-      const { points } = await callQdrant('query points', abortSignal, (init) => api.queryPoints({ collection_name: collection, ...body }, init));
+      const { points } = await callQdrant('query points', abortSignal, (init) =>
+        api.queryPoints({ collection_name: collection, ...body }, init),
+      );
       return points.map((point, index) => toDocument(point, index + 1, query, name, hybrid));
     },
   };
@@ -296,7 +336,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   function toVectorStruct(vector: number[], sparseVector: SparseVector | undefined): Schemas['VectorStruct'] {
     if (!config.vectorName) return vector;
     const named: Record<string, Schemas['Vector']> = { [config.vectorName]: vector };
-    if (sparse && sparseVector && sparseVector.indices.length > 0) named[sparse.vectorName] = { indices: sparseVector.indices, values: sparseVector.values };
+    if (sparse && sparseVector && sparseVector.indices.length > 0)
+      named[sparse.vectorName] = { indices: sparseVector.indices, values: sparseVector.values };
     return named;
   }
 }
@@ -354,7 +395,14 @@ function checkCollectionShape(info: Schemas['CollectionInfo'], config: Validated
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = cause && typeof cause === 'object' ? (typeof cause.code === 'string' ? cause.code : typeof cause.message === 'string' ? cause.message : '') : '';
+  const detail =
+    cause && typeof cause === 'object'
+      ? typeof cause.code === 'string'
+        ? cause.code
+        : typeof cause.message === 'string'
+          ? cause.message
+          : ''
+      : '';
   return detail ? `${error.message} (${detail})` : error.message;
 }
 
@@ -391,26 +439,43 @@ function invalid(argument: string, message: string): AdvisorArgumentError {
 
 function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
   if (options === null || typeof options !== 'object') throw invalid('options', 'expected an options object');
-  const { client, url, apiKey, collection, embeddingModel, distance = 'Cosine', sparse, payloadIndexes = {}, requiredFilter, name = 'qdrant' } = options;
+  const {
+    client,
+    url,
+    apiKey,
+    collection,
+    embeddingModel,
+    distance = 'Cosine',
+    sparse,
+    payloadIndexes = {},
+    requiredFilter,
+    name = 'qdrant',
+  } = options;
   if (client !== undefined && !(client instanceof QdrantClient)) throw invalid('client', 'expected a QdrantClient');
   if (client === undefined && (typeof url !== 'string' || !/^https?:\/\/[^/\s]+/.test(url))) {
     throw invalid('url', 'give a QdrantClient as `client` or an http(s) URL as `url`');
   }
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) throw invalid('apiKey', 'expected a non-empty string');
-  if (typeof collection !== 'string' || !/^[^\s/]{1,255}$/.test(collection)) throw invalid('collection', 'expected a collection name without spaces or slashes');
+  if (typeof collection !== 'string' || !/^[^\s/]{1,255}$/.test(collection))
+    throw invalid('collection', 'expected a collection name without spaces or slashes');
   if (embeddingModel === undefined || embeddingModel === null) throw invalid('embeddingModel', 'an AI SDK embedding model is required');
   if (!DISTANCES.includes(distance)) throw invalid('distance', `expected one of ${DISTANCES.join(', ')}`);
-  if (options.vectorName !== undefined && (typeof options.vectorName !== 'string' || options.vectorName === '')) throw invalid('vectorName', 'expected a non-empty string');
+  if (options.vectorName !== undefined && (typeof options.vectorName !== 'string' || options.vectorName === ''))
+    throw invalid('vectorName', 'expected a non-empty string');
   if (sparse !== undefined) {
-    if (sparse === null || typeof sparse !== 'object' || typeof sparse.encoder !== 'function') throw invalid('sparse.encoder', 'expected a function (text) => { indices, values }');
-    if (sparse.vectorName !== undefined && (typeof sparse.vectorName !== 'string' || sparse.vectorName === '')) throw invalid('sparse.vectorName', 'expected a non-empty string');
-    if (sparse.modifier !== undefined && sparse.modifier !== 'idf' && sparse.modifier !== 'none') throw invalid('sparse.modifier', "expected 'idf' or 'none'");
+    if (sparse === null || typeof sparse !== 'object' || typeof sparse.encoder !== 'function')
+      throw invalid('sparse.encoder', 'expected a function (text) => { indices, values }');
+    if (sparse.vectorName !== undefined && (typeof sparse.vectorName !== 'string' || sparse.vectorName === ''))
+      throw invalid('sparse.vectorName', 'expected a non-empty string');
+    if (sparse.modifier !== undefined && sparse.modifier !== 'idf' && sparse.modifier !== 'none')
+      throw invalid('sparse.modifier', "expected 'idf' or 'none'");
     validateOptionalPositiveInteger(sparse.prefetchLimit, COMPONENT, 'sparse.prefetchLimit');
   }
   const vectorName = options.vectorName ?? (sparse ? 'dense' : undefined);
   const sparseVectorName = sparse?.vectorName ?? 'sparse';
   if (sparse && sparseVectorName === vectorName) throw invalid('sparse.vectorName', 'must differ from vectorName');
-  if (payloadIndexes === null || typeof payloadIndexes !== 'object') throw invalid('payloadIndexes', 'expected an object of metadata key to index type');
+  if (payloadIndexes === null || typeof payloadIndexes !== 'object')
+    throw invalid('payloadIndexes', 'expected an object of metadata key to index type');
   for (const [key, type] of Object.entries(payloadIndexes)) {
     if (key === '' || !INDEX_TYPES.includes(type)) throw invalid(`payloadIndexes.${key}`, `expected one of ${INDEX_TYPES.join(', ')}`);
   }
@@ -425,7 +490,9 @@ function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
     dimensions: validateOptionalPositiveInteger(options.dimensions, COMPONENT, 'dimensions'),
     distance,
     vectorName,
-    sparse: sparse ? { encoder: sparse.encoder, vectorName: sparseVectorName, modifier: sparse.modifier ?? 'idf', prefetchLimit: sparse.prefetchLimit } : undefined,
+    sparse: sparse
+      ? { encoder: sparse.encoder, vectorName: sparseVectorName, modifier: sparse.modifier ?? 'idf', prefetchLimit: sparse.prefetchLimit }
+      : undefined,
     payloadIndexes,
     batchSize: validateOptionalPositiveInteger(options.batchSize, COMPONENT, 'batchSize') ?? 64,
     timeoutMs: validateOptionalPositiveInteger(options.timeoutMs, COMPONENT, 'timeoutMs') ?? 10_000,
@@ -440,7 +507,12 @@ function validateDocuments(documents: readonly Document[]): void {
   requireDocuments(documents, { component: COMPONENT });
   documents.forEach(({ embedding }, index) => {
     const where = `documents[${index}]`;
-    if (embedding !== undefined && (!(Array.isArray(embedding) || embedding instanceof Float32Array) || embedding.length === 0 || !Array.from(embedding).every(Number.isFinite))) {
+    if (
+      embedding !== undefined &&
+      (!(Array.isArray(embedding) || embedding instanceof Float32Array) ||
+        embedding.length === 0 ||
+        !Array.from(embedding).every(Number.isFinite))
+    ) {
       throw invalid(`${where}.embedding`, 'expected a non-empty array of finite numbers');
     }
   });
@@ -464,7 +536,10 @@ function validateSearchRequest(request: VectorSearchRequest, defaultTopK: number
   const { query, vector, filter, abortSignal } = request;
   if ((query === undefined) === (vector === undefined)) throw invalid('request', 'give exactly one of query or vector');
   if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) throw invalid('query', 'expected a non-empty string');
-  if (vector !== undefined && (!(Array.isArray(vector) || vector instanceof Float32Array) || vector.length === 0 || !Array.from(vector).every(Number.isFinite))) {
+  if (
+    vector !== undefined &&
+    (!(Array.isArray(vector) || vector instanceof Float32Array) || vector.length === 0 || !Array.from(vector).every(Number.isFinite))
+  ) {
     throw invalid('vector', 'expected a non-empty array of finite numbers');
   }
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) throw invalid('abortSignal', 'expected an AbortSignal');

@@ -20,7 +20,11 @@ export type SparseEncoder = (text: string) => SparseVector | Promise<SparseVecto
  */
 export function createHashingSparseEncoder({ bits = 24, locale = 'und' }: { bits?: number; locale?: string } = {}): SparseEncoder {
   if (!Number.isInteger(bits) || bits < 8 || bits > 32) {
-    throw new AdvisorArgumentError({ component: 'sparse-encoder', argument: 'bits', message: `expected an integer from 8 to 32, got ${String(bits)}` });
+    throw new AdvisorArgumentError({
+      component: 'sparse-encoder',
+      argument: 'bits',
+      message: `expected an integer from 8 to 32, got ${String(bits)}`,
+    });
   }
   const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
   const space = 2 ** bits;

@@ -107,7 +107,9 @@ function equals(key: string, value: FilterScalar): QdrantCondition {
 function convertIn(key: string, values: readonly FilterScalar[]): QdrantCondition {
   const strings = unique(values.filter((value): value is string => typeof value === 'string'));
   const integers = unique(values.filter((value): value is number => typeof value === 'number' && Number.isSafeInteger(value)));
-  const others = unique(values.filter((value) => typeof value === 'boolean' || (typeof value === 'number' && !Number.isSafeInteger(value))));
+  const others = unique(
+    values.filter((value) => typeof value === 'boolean' || (typeof value === 'number' && !Number.isSafeInteger(value))),
+  );
   const alternatives: QdrantCondition[] = [];
   if (strings.length > 0) alternatives.push({ key, match: { any: strings } });
   if (integers.length > 0) alternatives.push({ key, match: { any: integers } });

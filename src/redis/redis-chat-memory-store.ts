@@ -74,16 +74,18 @@ return 'absent'
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
  * const memory = createChatMemory({ store: redisChatMemoryStore({ url: process.env.REDIS_URL }) });
  */
-export function redisChatMemoryStore(
-  options: RedisChatMemoryStoreOptions = {},
-): SettlingChatMemoryStore & { close(): Promise<void> } {
+export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}): SettlingChatMemoryStore & { close(): Promise<void> } {
   const component = 'redis-chat-memory-store';
   const { keyPrefix = 'ai-advisors:chat-memory', ttlSeconds } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}]/.test(keyPrefix)) {
     throw new AdvisorArgumentError({ component, argument: 'keyPrefix', message: 'expected a non-empty string without braces' });
   }
   if (ttlSeconds !== undefined && (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1)) {
-    throw new AdvisorArgumentError({ component, argument: 'ttlSeconds', message: `expected a positive integer, got ${String(ttlSeconds)}` });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'ttlSeconds',
+      message: `expected a positive integer, got ${String(ttlSeconds)}`,
+    });
   }
   const url = options.url ?? process.env.REDIS_URL;
   if (options.client === undefined && (typeof url !== 'string' || url === '')) {
@@ -125,14 +127,12 @@ export function redisChatMemoryStore(
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return (await runScript(redis, APPEND_SCRIPT, [key.messages, key.system, key.appends, key.cancelled(turn.attemptId)], [
-        turn.key,
-        turn.attemptId,
-        String(ttlSeconds ?? 0),
-        system === undefined ? '0' : '1',
-        system ?? '',
-        ...entries,
-      ])) as AppendOutcome;
+      return (await runScript(
+        redis,
+        APPEND_SCRIPT,
+        [key.messages, key.system, key.appends, key.cancelled(turn.attemptId)],
+        [turn.key, turn.attemptId, String(ttlSeconds ?? 0), system === undefined ? '0' : '1', system ?? '', ...entries],
+      )) as AppendOutcome;
     },
 
     async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
@@ -140,11 +140,12 @@ export function redisChatMemoryStore(
       validateAppendAttempt(attempt, component);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return (await runScript(redis, SETTLE_SCRIPT, [key.appends, key.cancelled(attempt.attemptId)], [
-        attempt.key,
-        attempt.attemptId,
-        String(CANCELLED_ATTEMPT_TTL_SECONDS),
-      ])) as SettledAppend;
+      return (await runScript(
+        redis,
+        SETTLE_SCRIPT,
+        [key.appends, key.cancelled(attempt.attemptId)],
+        [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
+      )) as SettledAppend;
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {

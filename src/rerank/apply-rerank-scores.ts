@@ -31,10 +31,18 @@ export function applyRerankScores({
   const seen = new Set<number>();
   for (const { index, score } of scores) {
     if (!Number.isInteger(index) || index < 0 || index >= documents.length || seen.has(index)) {
-      throw new ComponentError({ component, operation: 'rerank', message: `malformed ranking: document index ${String(index)} is out of range or repeated` });
+      throw new ComponentError({
+        component,
+        operation: 'rerank',
+        message: `malformed ranking: document index ${String(index)} is out of range or repeated`,
+      });
     }
     if (typeof score !== 'number' || !Number.isFinite(score)) {
-      throw new ComponentError({ component, operation: 'rerank', message: `malformed ranking: score ${String(score)} for document ${index} is not a finite number` });
+      throw new ComponentError({
+        component,
+        operation: 'rerank',
+        message: `malformed ranking: score ${String(score)} for document ${index} is not a finite number`,
+      });
     }
     seen.add(index);
   }

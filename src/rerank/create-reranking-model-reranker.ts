@@ -31,7 +31,11 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
     throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
   const { model, name = 'reranking-model', timeoutMs = 30_000, maxRetries = 2 } = options;
-  if (model === undefined || model === null || (typeof model !== 'string' && typeof (model as { doRerank?: unknown }).doRerank !== 'function')) {
+  if (
+    model === undefined ||
+    model === null ||
+    (typeof model !== 'string' && typeof (model as { doRerank?: unknown }).doRerank !== 'function')
+  ) {
     throw new AdvisorArgumentError({ component, argument: 'model', message: 'expected an AI SDK reranking model' });
   }
   if (typeof name !== 'string' || name.trim() === '') {
@@ -39,7 +43,11 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
   }
   validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
-    throw new AdvisorArgumentError({ component, argument: 'maxRetries', message: `expected a non-negative integer, got ${String(maxRetries)}` });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'maxRetries',
+      message: `expected a non-negative integer, got ${String(maxRetries)}`,
+    });
   }
 
   return {

@@ -41,6 +41,11 @@ export async function rerankByScores({
   } catch (error) {
     if (AdvisorError.isInstance(error)) throw error;
     if (abortSignal?.aborted && error === abortSignal.reason) throw error;
-    throw new ComponentError({ component, operation, message: redact(error instanceof Error ? error.message : String(error)), cause: error });
+    throw new ComponentError({
+      component,
+      operation,
+      message: redact(error instanceof Error ? error.message : String(error)),
+      cause: error,
+    });
   }
 }

@@ -21,7 +21,11 @@ export function validateRerankCall(
   documents.forEach((document: unknown, index) => {
     const candidate = document as { id?: unknown; text?: unknown } | null;
     if (candidate === null || typeof candidate !== 'object' || typeof candidate.id !== 'string' || typeof candidate.text !== 'string') {
-      throw new AdvisorArgumentError({ component, argument: `documents[${index}]`, message: 'expected a document with string id and text' });
+      throw new AdvisorArgumentError({
+        component,
+        argument: `documents[${index}]`,
+        message: 'expected a document with string id and text',
+      });
     }
   });
   validateOptionalPositiveInteger(options.topN, component, 'topN');

@@ -58,7 +58,11 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
     errorMessage = 'Something went wrong. Please try again.',
   } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new AdvisorArgumentError({ component: 'chat-route', argument: 'maxBodyBytes', message: `expected a positive integer, got ${String(maxBodyBytes)}` });
+    throw new AdvisorArgumentError({
+      component: 'chat-route',
+      argument: 'maxBodyBytes',
+      message: `expected a positive integer, got ${String(maxBodyBytes)}`,
+    });
   }
 
   return async (request) => {

@@ -26,7 +26,10 @@ const SECRET_NAME_ENDINGS = [
 /** Whether a value stored under `name` is a credential (`apiKey`, `x-api-key`, `clientSecret`, `dbPassword`, `key`, `token2`, ...). */
 export function isSecretName(name: string): boolean {
   // Numbered variants (`apiKey2`, `token_1`) are credentials too.
-  const squashed = name.toLowerCase().replace(/[-_.\s]/g, '').replace(/\d+$/, '');
+  const squashed = name
+    .toLowerCase()
+    .replace(/[-_.\s]/g, '')
+    .replace(/\d+$/, '');
   return squashed === 'key' || SECRET_NAME_ENDINGS.some((ending) => squashed.endsWith(ending));
 }
 

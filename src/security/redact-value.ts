@@ -46,7 +46,9 @@ export function redactValue(value: unknown, options: RedactValueOptions = {}): J
   const text = (raw: string): string => {
     const window = raw.length > limits.maxStringLength + REDACTION_MARGIN ? raw.slice(0, limits.maxStringLength + REDACTION_MARGIN) : raw;
     const redacted = redactText ? customRedaction(redactText, redactSecrets(window)) : redactSecrets(window);
-    return redacted.length > limits.maxStringLength || window.length < raw.length ? `${redacted.slice(0, limits.maxStringLength)}…` : redacted;
+    return redacted.length > limits.maxStringLength || window.length < raw.length
+      ? `${redacted.slice(0, limits.maxStringLength)}…`
+      : redacted;
   };
 
   const walk = (current: unknown, depth: number): JsonValue | undefined => {
@@ -84,11 +86,23 @@ export function redactValue(value: unknown, options: RedactValueOptions = {}): J
     if (ArrayBuffer.isView(object)) return `[${object.constructor.name} ${object.byteLength} bytes]`;
     if (Array.isArray(object)) return walkArray(object.slice(0, limits.maxArrayLength), object.length, depth);
     if (object instanceof Set) return walkArray([...object].slice(0, limits.maxArrayLength), object.size, depth);
-    if (object instanceof Map) return walkEntries([...object].map(([key, item]) => [String(key), () => item]), depth);
-    if (typeof Headers !== 'undefined' && object instanceof Headers) return walkEntries([...object].map(([key, item]) => [key, () => item]), depth);
+    if (object instanceof Map)
+      return walkEntries(
+        [...object].map(([key, item]) => [String(key), () => item]),
+        depth,
+      );
+    if (typeof Headers !== 'undefined' && object instanceof Headers)
+      return walkEntries(
+        [...object].map(([key, item]) => [key, () => item]),
+        depth,
+      );
     if (object instanceof Error) return walkEntries(errorEntries(object), depth);
     const toJSON = read(() => (object as { toJSON?: unknown }).toJSON);
-    if (typeof toJSON === 'function') return walk(read(() => toJSON.call(object)), depth);
+    if (typeof toJSON === 'function')
+      return walk(
+        read(() => toJSON.call(object)),
+        depth,
+      );
     return walkEntries(
       Object.keys(object).map((key) => [key, () => (object as Record<string, unknown>)[key]]),
       depth,

@@ -47,7 +47,12 @@ function view(value: unknown, depth: number, ancestors: Set<unknown>): unknown {
   Object.assign(copy, fields, { name: redactSecrets(String(value.name)) });
   if (value.cause !== undefined) hide(copy, 'cause', view(value.cause, depth + 1, ancestors));
   const { errors } = value as { errors?: unknown };
-  if (Array.isArray(errors)) hide(copy, 'errors', errors.map((item) => view(item, depth + 1, ancestors)));
+  if (Array.isArray(errors))
+    hide(
+      copy,
+      'errors',
+      errors.map((item) => view(item, depth + 1, ancestors)),
+    );
   ancestors.delete(value);
   return copy;
 }

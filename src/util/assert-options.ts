@@ -9,12 +9,7 @@ export function assertOptionsObject(component: string, options: unknown, known: 
   rejectUnknownOptions(options as Record<string, unknown>, known, component);
 }
 
-export function assertInteger(
-  component: string,
-  argument: string,
-  value: unknown,
-  { min }: { min: number },
-): asserts value is number {
+export function assertInteger(component: string, argument: string, value: unknown, { min }: { min: number }): asserts value is number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new AdvisorArgumentError({
       component,

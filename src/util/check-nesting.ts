@@ -37,7 +37,8 @@ export function checkNesting(
     onPath.add(item.value);
     stack.push({ leave: item.value });
     // Binary data and other host objects hold no nested user values.
-    if (ArrayBuffer.isView(item.value) || item.value instanceof ArrayBuffer || item.value instanceof URL || item.value instanceof Date) continue;
+    if (ArrayBuffer.isView(item.value) || item.value instanceof ArrayBuffer || item.value instanceof URL || item.value instanceof Date)
+      continue;
     for (const [key, child] of Object.entries(item.value)) {
       if (child !== null && typeof child === 'object') {
         stack.push({ value: child, depth: item.depth + 1, parent: item, key: Array.isArray(item.value) ? `[${key}]` : `.${key}` });

@@ -11,7 +11,11 @@ export interface EmbeddingCallSettings {
 }
 
 /** Embeds one query text; failures become `ComponentError`/`AdvisorTimeoutError` of `embedding-model`. */
-export function embedQuery(settings: EmbeddingCallSettings, value: string, abortSignal: AbortSignal | undefined): Promise<readonly number[]> {
+export function embedQuery(
+  settings: EmbeddingCallSettings,
+  value: string,
+  abortSignal: AbortSignal | undefined,
+): Promise<readonly number[]> {
   return callEmbeddingModel(settings, 'embed', abortSignal, async (signal) => {
     const { embedding } = await embed({ model: settings.model, value, abortSignal: signal, maxRetries: settings.maxRetries });
     return embedding;

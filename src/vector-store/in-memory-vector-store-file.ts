@@ -132,7 +132,14 @@ function readHeader(bytes: Uint8Array): FileHeader {
   const seen = new Set<string>();
   header.documents.forEach((document, index) => {
     const { id, text, metadata } = document ?? {};
-    if (typeof id !== 'string' || id === '' || seen.has(id) || typeof text !== 'string' || metadata === null || typeof metadata !== 'object') {
+    if (
+      typeof id !== 'string' ||
+      id === '' ||
+      seen.has(id) ||
+      typeof text !== 'string' ||
+      metadata === null ||
+      typeof metadata !== 'object'
+    ) {
       invalidFile(`documents[${index}] needs a unique non-empty id, a text and a metadata object`);
     }
     seen.add(id);

@@ -147,7 +147,12 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
     }
     // Candidates by approximate score (on another scale, so without minScore), then exact scores decide.
     const approximate = target.approximateScores(documents.length);
-    const candidates = selectTopK({ scores: approximate, keys: ids, k: Math.max(topK, rescoreCandidates ?? Math.max(100, 10 * topK)), accept });
+    const candidates = selectTopK({
+      scores: approximate,
+      keys: ids,
+      k: Math.max(topK, rescoreCandidates ?? Math.max(100, 10 * topK)),
+      accept,
+    });
     target.rescore(candidates);
     const best = selectTopK({
       scores: candidates.map((row) => approximate[row]),
@@ -172,7 +177,14 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions = 
       const batch = latestPerId(validateDocuments(input));
       const missing = batch.filter((document) => document.embedding === undefined);
       const settings = missing.length > 0 ? requireEmbedding('documents', `${missing.length} document(s) have no embedding`) : undefined;
-      const embedded = settings === undefined ? [] : await embedDocuments(settings, missing.map((document) => document.text), abortSignal);
+      const embedded =
+        settings === undefined
+          ? []
+          : await embedDocuments(
+              settings,
+              missing.map((document) => document.text),
+              abortSignal,
+            );
       abortSignal?.throwIfAborted();
 
       let next = 0;
@@ -303,7 +315,11 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'name', message: 'expected a non-empty string' });
   }
-  if (embeddingModel !== undefined && typeof embeddingModel !== 'string' && (embeddingModel === null || typeof embeddingModel !== 'object')) {
+  if (
+    embeddingModel !== undefined &&
+    typeof embeddingModel !== 'string' &&
+    (embeddingModel === null || typeof embeddingModel !== 'object')
+  ) {
     throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'embeddingModel',
@@ -357,12 +373,20 @@ function inverseNorm(vector: ArrayLike<number>, argument: string): number {
   for (let i = 0; i < vector.length; i++) {
     const value = vector[i];
     if (!Number.isFinite(value)) {
-      throw new AdvisorArgumentError({ component: COMPONENT, argument, message: `component ${i} is ${String(value)}; expected a finite number` });
+      throw new AdvisorArgumentError({
+        component: COMPONENT,
+        argument,
+        message: `component ${i} is ${String(value)}; expected a finite number`,
+      });
     }
     sumOfSquares += value * value;
   }
   if (vector.length === 0 || sumOfSquares === 0) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument, message: 'a zero or empty vector has no direction to compare by cosine' });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument,
+      message: 'a zero or empty vector has no direction to compare by cosine',
+    });
   }
   return 1 / Math.sqrt(sumOfSquares);
 }

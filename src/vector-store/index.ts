@@ -1,8 +1,4 @@
-export {
-  createInMemoryVectorStore,
-  type InMemoryVectorStore,
-  type InMemoryVectorStoreOptions,
-} from './in-memory-vector-store.ts';
+export { createInMemoryVectorStore, type InMemoryVectorStore, type InMemoryVectorStoreOptions } from './in-memory-vector-store.ts';
 export {
   deserializeInMemoryVectorStore,
   loadInMemoryVectorStore,

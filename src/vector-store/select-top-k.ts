@@ -22,8 +22,7 @@ export function selectTopK({
 }): number[] {
   const heap: number[] = [];
   // a ranks below b: lower score, or equal score and a later key.
-  const ranksBelow = (a: number, b: number) =>
-    scores[a] < scores[b] || (scores[a] === scores[b] && keys[a] > keys[b]);
+  const ranksBelow = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && keys[a] > keys[b]);
 
   const siftDown = (start: number) => {
     let parent = start;

@@ -27,14 +27,23 @@ describe('loggingAdvisor', () => {
 
   it('never logs API keys, bearer tokens or credential headers', async () => {
     const { logger, records } = memoryLogger();
-    const chat = createChatClient({ model: mockModel([textParts(['Use sk-proj-abcdefghijklmnop1234 please'])]), advisors: [loggingAdvisor({ logger })] });
+    const chat = createChatClient({
+      model: mockModel([textParts(['Use sk-proj-abcdefghijklmnop1234 please'])]),
+      advisors: [loggingAdvisor({ logger })],
+    });
     await chat.generate({
       prompt: 'my key is sk-live-1234567890abcdef and token=supersecretvalue',
       headers: { Authorization: 'Bearer abcdefghijklmnopqrstuvwxyz', 'x-trace': 'ok' },
       context: { apiKey: 'api_key=verysecret123' },
     });
     const logged = JSON.stringify(records);
-    for (const secret of ['sk-live-1234567890abcdef', 'supersecretvalue', 'abcdefghijklmnopqrstuvwxyz', 'verysecret123', 'sk-proj-abcdefghijklmnop1234']) {
+    for (const secret of [
+      'sk-live-1234567890abcdef',
+      'supersecretvalue',
+      'abcdefghijklmnopqrstuvwxyz',
+      'verysecret123',
+      'sk-proj-abcdefghijklmnop1234',
+    ]) {
       expect(logged).not.toContain(secret);
     }
     expect(logged).toContain('[REDACTED]');
@@ -75,38 +84,69 @@ describe('loggingAdvisor', () => {
   it('redacts every key format and credential-named context value, whatever its casing', async () => {
     const { logger, records } = memoryLogger();
     const keys = Object.values(PREFIXED_KEYS);
-    const chat = createChatClient({ model: mockModel([textParts([`echo ${keys.join(' ')}`])]), advisors: [loggingAdvisor({ logger, maxTextLength: 5000 })] });
+    const chat = createChatClient({
+      model: mockModel([textParts([`echo ${keys.join(' ')}`])]),
+      advisors: [loggingAdvisor({ logger, maxTextLength: 5000 })],
+    });
     await chat.generate({
       prompt: `keys: ${keys.join(', ')}`,
       headers: { 'X-Api-Key': COHERE_KEY, 'x-debug': `db at postgres://app:${URL_PASSWORD}@db/app` },
-      context: { accessToken: COHERE_KEY, clientSecret: COHERE_KEY, dbPassword: URL_PASSWORD, nested: { API_KEY: COHERE_KEY, note: `"apiKey": "${COHERE_KEY}"` } },
+      context: {
+        accessToken: COHERE_KEY,
+        clientSecret: COHERE_KEY,
+        dbPassword: URL_PASSWORD,
+        nested: { API_KEY: COHERE_KEY, note: `"apiKey": "${COHERE_KEY}"` },
+      },
     });
     const logged = JSON.stringify(records);
     expect(leakedSecrets(logged, [...keys, COHERE_KEY, URL_PASSWORD])).toEqual([]);
-    expect(records[0]!.data.context).toMatchObject({ accessToken: '[REDACTED]', clientSecret: '[REDACTED]', dbPassword: '[REDACTED]', nested: { API_KEY: '[REDACTED]' } });
+    expect(records[0]!.data.context).toMatchObject({
+      accessToken: '[REDACTED]',
+      clientSecret: '[REDACTED]',
+      dbPassword: '[REDACTED]',
+      nested: { API_KEY: '[REDACTED]' },
+    });
   });
 
   it('logs a failed turn with its cause chain and no key of any format', async () => {
     const { logger, records } = memoryLogger();
     const keys = Object.values(PREFIXED_KEYS);
-    const upstream = new Error(`401 {"error":"Incorrect API key provided: ${keys.join(' ')}"}`, { cause: { headers: { Authorization: `Bearer ${COHERE_KEY}` } } });
+    const upstream = new Error(`401 {"error":"Incorrect API key provided: ${keys.join(' ')}"}`, {
+      cause: { headers: { Authorization: `Bearer ${COHERE_KEY}` } },
+    });
     const failing: Advisor = {
       name: 'failing',
       before: () => {
         throw new Error(`retrieval failed at http://svc:${URL_PASSWORD}@qdrant`, { cause: upstream });
       },
     };
-    const chat = createChatClient({ model: mockModel([textParts(['x'])]), advisors: [loggingAdvisor({ logger, maxTextLength: 10_000 }), failing] });
+    const chat = createChatClient({
+      model: mockModel([textParts(['x'])]),
+      advisors: [loggingAdvisor({ logger, maxTextLength: 10_000 }), failing],
+    });
     await expect(chat.generate({ prompt: 'hi' })).rejects.toThrow();
     const error = String(records.find((record) => record.level === 'error')?.data.error);
-    expect(error).toMatch(/^ComponentError: failing: before failed: .* \(cause: Error: retrieval failed .* \(cause: Error: 401 .*\(cause: \{"headers":\{"Authorization":"\[REDACTED\]"\}\}\)\)\)$/);
+    expect(error).toMatch(
+      /^ComponentError: failing: before failed: .* \(cause: Error: retrieval failed .* \(cause: Error: 401 .*\(cause: \{"headers":\{"Authorization":"\[REDACTED\]"\}\}\)\)\)$/,
+    );
     expect(leakedSecrets(JSON.stringify(records), [...keys, COHERE_KEY, URL_PASSWORD])).toEqual([]);
   });
 
   describe('never fails a turn', () => {
-    async function turnWith({ context, logger, advisors = [] }: { context?: Record<string, unknown>; logger?: AdvisorLogger; advisors?: Advisor[] }) {
+    async function turnWith({
+      context,
+      logger,
+      advisors = [],
+    }: {
+      context?: Record<string, unknown>;
+      logger?: AdvisorLogger;
+      advisors?: Advisor[];
+    }) {
       const recorded = memoryLogger();
-      const chat = createChatClient({ model: mockModel([textParts(['fine'])]), advisors: [loggingAdvisor({ logger: logger ?? recorded.logger }), ...advisors] });
+      const chat = createChatClient({
+        model: mockModel([textParts(['fine'])]),
+        advisors: [loggingAdvisor({ logger: logger ?? recorded.logger }), ...advisors],
+      });
       const response = await chat.generate({ prompt: 'hi', context });
       return { response, records: recorded.records };
     }
@@ -141,10 +181,17 @@ describe('loggingAdvisor', () => {
       const cyclic: Record<string, unknown> = { kind: 'loop' };
       cyclic.self = cyclic;
       const Extra = contextKey<unknown>('extra');
-      const setExtra: Advisor = { name: 'set-extra', order: -4000, before: (request) => (request.context.set(Extra, { cyclic, big: 2n ** 70n }), request) };
+      const setExtra: Advisor = {
+        name: 'set-extra',
+        order: -4000,
+        before: (request) => (request.context.set(Extra, { cyclic, big: 2n ** 70n }), request),
+      };
       const { response, records } = await turnWith({ advisors: [setExtra] });
       expect(response.text).toBe('fine');
-      expect((records[0]!.data.context as Record<string, unknown>).extra).toEqual({ cyclic: { kind: 'loop', self: '[Circular]' }, big: '1180591620717411303424' });
+      expect((records[0]!.data.context as Record<string, unknown>).extra).toEqual({
+        cyclic: { kind: 'loop', self: '[Circular]' },
+        big: '1180591620717411303424',
+      });
     });
 
     it('with a logger that throws: the failure is reported through logger.error', async () => {
@@ -158,7 +205,11 @@ describe('loggingAdvisor', () => {
       const { response } = await turnWith({ logger });
       expect(response.text).toBe('fine');
       expect(errors.map((entry) => entry.message)).toEqual(['advisor logging failed', 'advisor logging failed']);
-      expect(errors[0]!.data).toMatchObject({ advisor: 'logging', record: 'advisor chain request', error: 'Error: transport closed (token=[REDACTED])' });
+      expect(errors[0]!.data).toMatchObject({
+        advisor: 'logging',
+        record: 'advisor chain request',
+        error: 'Error: transport closed (token=[REDACTED])',
+      });
     });
 
     it('with a logger whose every method throws, in generate and in stream', async () => {

@@ -28,7 +28,10 @@ async function metadataOf(advisor: Advisor, context: Record<string, unknown> = {
 
 describe('metadataPassthroughAdvisor', () => {
   it('sends chosen context entries, timings, sources and only the allow-listed advisor fields by default', async () => {
-    const metadata = await metadataOf(metadataPassthroughAdvisor({ contextKeys: ['conversationId'] }), { conversationId: 'c-9', secretFlag: true });
+    const metadata = await metadataOf(metadataPassthroughAdvisor({ contextKeys: ['conversationId'] }), {
+      conversationId: 'c-9',
+      secretFlag: true,
+    });
     expect(metadata).toMatchObject({
       conversationId: 'c-9',
       outcome: 'finished',
@@ -58,24 +61,48 @@ describe('metadataPassthroughAdvisor', () => {
       accessToken: COHERE_KEY,
       database: { url: `postgres://app:${URL_PASSWORD}@db/app`, dbPassword: URL_PASSWORD },
     });
-    expect(metadata).toMatchObject({ conversationId: 'c-9', accessToken: '[REDACTED]', database: { url: 'postgres://app:[REDACTED]@db/app', dbPassword: '[REDACTED]' } });
+    expect(metadata).toMatchObject({
+      conversationId: 'c-9',
+      accessToken: '[REDACTED]',
+      database: { url: 'postgres://app:[REDACTED]@db/app', dbPassword: '[REDACTED]' },
+    });
   });
 
   it('keeps the metadata under maxBytes, leaving out the largest advisor entries first and naming them', async () => {
-    const bulky: Advisor = { name: 'bulky', before: (request) => (request.context.annotate('bulky', { documents: Array.from({ length: 50 }, (_, index) => ({ id: `${'x'.repeat(900)}-${index}` })) }), request) };
-    const chat = createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [metadataPassthroughAdvisor({ contextKeys: ['conversationId'], maxBytes: 4096 }), bulky, rag] });
+    const bulky: Advisor = {
+      name: 'bulky',
+      before: (request) => (
+        request.context.annotate('bulky', { documents: Array.from({ length: 50 }, (_, index) => ({ id: `${'x'.repeat(900)}-${index}` })) }),
+        request
+      ),
+    };
+    const chat = createChatClient({
+      model: mockModel([textParts(['ok'])]),
+      advisors: [metadataPassthroughAdvisor({ contextKeys: ['conversationId'], maxBytes: 4096 }), bulky, rag],
+    });
     const metadata = (await chat.generate({ prompt: 'When?', context: { conversationId: 'c-9' } })).metadata.metadata!;
     expect(new TextEncoder().encode(JSON.stringify(metadata)).length).toBeLessThanOrEqual(4096);
-    expect(metadata).toMatchObject({ conversationId: 'c-9', omitted: ['advisors.bulky'], advisors: { rag: { documents: [{ id: 'bio#1' }] } }, outcome: 'finished' });
+    expect(metadata).toMatchObject({
+      conversationId: 'c-9',
+      omitted: ['advisors.bulky'],
+      advisors: { rag: { documents: [{ id: 'bio#1' }] } },
+      outcome: 'finished',
+    });
   });
 
   it('stays small when a huge query runs through a real rerank RAG advisor with its trace asked for', async () => {
     const query = `printer jam ${'please '.repeat(70_000)}`;
-    const jam: Reranker = { name: 'jam', rerank: async (_query, documents) => documents.map((document, index) => ({ ...document, score: 1 - index / 10 })) };
+    const jam: Reranker = {
+      name: 'jam',
+      rerank: async (_query, documents) => documents.map((document, index) => ({ ...document, score: 1 - index / 10 })),
+    };
     const retriever = keywordRetriever('kb', [doc('d1', 'printer jam fix'), doc('d2', 'printer toner')]);
     const chat = createChatClient({
       model: mockModel([textParts(['ok'])]),
-      advisors: [metadataPassthroughAdvisor({ advisorFields: [...DEFAULT_ADVISOR_FIELDS, 'trace'] }), rerankRagAdvisor({ retriever, reranker: jam, topK: 2 })],
+      advisors: [
+        metadataPassthroughAdvisor({ advisorFields: [...DEFAULT_ADVISOR_FIELDS, 'trace'] }),
+        rerankRagAdvisor({ retriever, reranker: jam, topK: 2 }),
+      ],
     });
     const response = await chat.generate({ prompt: query });
     const trace = response.metadata['rerank-rag']!.trace as RetrievalTrace;
@@ -93,7 +120,11 @@ describe('metadataPassthroughAdvisor', () => {
     const result = chat.stream({ prompt: 'When?', context: { conversationId: 'c-9' } });
     let message: UIMessage | undefined;
     for await (const update of readUIMessageStream({ stream: result.toUIMessageStream() as never })) message = update as UIMessage;
-    expect(message?.metadata).toMatchObject({ conversationId: 'c-9', advisors: { rag: { documents: [{ id: 'bio#1', score: 0.8 }] } }, outcome: 'finished' });
+    expect(message?.metadata).toMatchObject({
+      conversationId: 'c-9',
+      advisors: { rag: { documents: [{ id: 'bio#1', score: 0.8 }] } },
+      outcome: 'finished',
+    });
     expect(JSON.stringify(message?.metadata)).not.toContain('trace');
     expect(message?.parts.find((part) => part.type === 'source-document')).toMatchObject({ sourceId: 'bio#1', title: 'Biography' });
   });

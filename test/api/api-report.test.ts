@@ -32,7 +32,17 @@ describe('public API', () => {
   it('keeps the root small: the essentials only', async () => {
     const root = Object.keys(await import('../../src/index.ts'));
     expect(root.length).toBeLessThanOrEqual(30);
-    for (const internal of ['groupIntoEvictionUnits', 'removeOrphanToolParts', 'CJK_STOP_WORDS', 'readMetadataField', 'eq', 'and', 'or', 'not', 'isNull']) {
+    for (const internal of [
+      'groupIntoEvictionUnits',
+      'removeOrphanToolParts',
+      'CJK_STOP_WORDS',
+      'readMetadataField',
+      'eq',
+      'and',
+      'or',
+      'not',
+      'isNull',
+    ]) {
       expect(root).not.toContain(internal);
     }
   });

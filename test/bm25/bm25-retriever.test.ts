@@ -118,7 +118,9 @@ describe('createBm25Retriever', () => {
   });
 
   it('matches English inflections through stemming and ignores stop words', async () => {
-    const retriever = createBm25Retriever({ documents: [doc('a', 'The vaccine was studied in children'), doc('b', 'A study of the economy')] });
+    const retriever = createBm25Retriever({
+      documents: [doc('a', 'The vaccine was studied in children'), doc('b', 'A study of the economy')],
+    });
     const hits = await retriever.retrieve('studies of vaccines');
     expect(hits.map((hit) => hit.id)).toEqual(['a', 'b']);
     expect(await retriever.retrieve('the of a')).toEqual([]);

@@ -39,7 +39,11 @@ describe('BM25 snapshots', () => {
       churned.add(Array.from({ length: 40 }, (_, index) => ({ id: `d${index}`, text: `topic ${index % 7} round ${round}`, metadata: {} })));
     }
     churned.delete(Array.from({ length: 30 }, (_, index) => `d${index}`));
-    const survivors = Array.from({ length: 10 }, (_, index) => ({ id: `d${index + 30}`, text: `topic ${(index + 30) % 7} round 4`, metadata: {} }));
+    const survivors = Array.from({ length: 10 }, (_, index) => ({
+      id: `d${index + 30}`,
+      text: `topic ${(index + 30) % 7} round 4`,
+      metadata: {},
+    }));
     expect(churned.toJSON()).toEqual(createBm25Retriever({ analyzer: englishAnalyzer, documents: survivors }).toJSON());
   });
 

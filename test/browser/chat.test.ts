@@ -38,11 +38,25 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await run(process.execPath, [NEXT_BIN, 'build'], APP);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: APP, env, detached: true, stdio: 'pipe' });
+    server = spawn(process.execPath, [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+      cwd: APP,
+      env,
+      detached: true,
+      stdio: 'pipe',
+    });
     await waitForHttp(baseUrl, server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 600_000);
 
@@ -59,7 +73,9 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     const first = page.getByTestId('message-assistant').nth(0);
     await expect.poll(() => first.getByTestId('message-text').textContent(), { timeout: 30_000 }).toContain('born 12 April 1957');
     await expect.poll(() => first.getByTestId('metadata').textContent(), { timeout: 30_000 }).toMatch(/\d+ ms · \d+ tokens/);
-    expect(await first.getByTestId('message-text').textContent()).toMatch(/^\[offline stand-in model\] From the provided documents: Helena Marsh/);
+    expect(await first.getByTestId('message-text').textContent()).toMatch(
+      /^\[offline stand-in model\] From the provided documents: Helena Marsh/,
+    );
     const sources = await first.getByTestId('sources').locator('li').allTextContents();
     expect(sources[0]).toMatch(/^Helena Marsh: a biography · score 1\.00$/);
     expect(sources.every((source) => source.startsWith('Helena Marsh: a biography'))).toBe(true);
@@ -92,7 +108,13 @@ function run(command: string, args: readonly string[], cwd: string): Promise<voi
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')} failed (${code}) in ${cwd}:\n${output.slice(-4000)}`)),
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(
+              `${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')} failed (${code}) in ${cwd}:\n${output.slice(-4000)}`,
+            ),
+          ),
     );
   });
 }

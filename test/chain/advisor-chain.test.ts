@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type AdvisedRequest, type Advisor, AdvisorArgumentError, answerDirectly, contextKey, createAdvisorChain, createChatClient, streamDirectAnswer } from '../../src/index.ts';
+import {
+  type AdvisedRequest,
+  type Advisor,
+  AdvisorArgumentError,
+  answerDirectly,
+  contextKey,
+  createAdvisorChain,
+  createChatClient,
+  streamDirectAnswer,
+} from '../../src/index.ts';
 import { mockModel, promptText, textParts } from '../helpers/mock-models.ts';
 
 function tracingAdvisor(name: string, trace: string[], order?: number): Advisor {
@@ -65,7 +74,14 @@ describe('advisor validation', () => {
     ['an advisor without a name', [{ before: (r: AdvisedRequest) => r }], /needs a non-empty name/],
     ['a non-numeric order', [{ name: 'x', order: '1', before: (r: AdvisedRequest) => r }], /order "1".*finite number/],
     ['an infinite order', [{ name: 'x', order: Number.NaN, before: (r: AdvisedRequest) => r }], /finite number/],
-    ['two advisors with the same name', [{ name: 'x', before: (r: AdvisedRequest) => r }, { name: 'x', after: (r: unknown) => r }], /two advisors are named "x"/],
+    [
+      'two advisors with the same name',
+      [
+        { name: 'x', before: (r: AdvisedRequest) => r },
+        { name: 'x', after: (r: unknown) => r },
+      ],
+      /two advisors are named "x"/,
+    ],
     ['an advisor without hooks', [{ name: 'x' }], /has none of before, after/],
     ['a hook that is not a function', [{ name: 'x', before: 'nope' }], /before must be a function/],
   ])('rejects %s at construction', (_, advisors, message) => {

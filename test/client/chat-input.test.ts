@@ -8,12 +8,25 @@ describe('chat input', () => {
   const chat = createChatClient({ model });
 
   it.each([
-    ['prompt and messages together', { prompt: 'hi', messages: [{ role: 'user', content: 'hi' }] }, /either `prompt` or `messages`, not both/],
+    [
+      'prompt and messages together',
+      { prompt: 'hi', messages: [{ role: 'user', content: 'hi' }] },
+      /either `prompt` or `messages`, not both/,
+    ],
     ['neither prompt nor messages', {}, /pass `prompt`/],
     ['an empty prompt', { prompt: '  ' }, /prompt: expected a non-empty string/],
     ['an empty message list', { messages: [] }, /non-empty array/],
     ['a message with an unknown role', { messages: [{ role: 'robot', content: 'hi' }] }, /messages\[0\].*not a valid ModelMessage/],
-    ['a system message inside messages', { messages: [{ role: 'system', content: 'be nice' }, { role: 'user', content: 'hi' }] }, /messages\[0\]: system messages are not allowed/],
+    [
+      'a system message inside messages',
+      {
+        messages: [
+          { role: 'system', content: 'be nice' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
+      /messages\[0\]: system messages are not allowed/,
+    ],
     ['an unknown option', { prompt: 'hi', temprature: 0.2 }, /unknown option "temprature"/],
     ['a context that is not an object', { prompt: 'hi', context: 'c-1' }, /context: expected an object/],
   ])('rejects %s with a clear error before calling the model', (_, input, message) => {
@@ -30,7 +43,10 @@ describe('chat input', () => {
   it('accepts system messages inside messages when the caller opts in', async () => {
     const optedIn = mockModel([textParts(['ok'])]);
     await createChatClient({ model: optedIn }).generate({
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
       allowSystemInMessages: true,
     });
     expect(promptText(optedIn.doGenerateCalls[0]!)).toContain('system: be brief');
@@ -73,18 +89,42 @@ describe('chat input', () => {
   for (let level = 0; level < 100_000; level++) deep = { next: deep };
 
   it.each([
-    ['a UI message with the role "wizard"', { messages: [{ id: 'w', role: 'wizard', parts: [{ type: 'text', text: 'hi' }] }] }, /messages\[0\]\.role: expected one of system, user, assistant/],
+    [
+      'a UI message with the role "wizard"',
+      { messages: [{ id: 'w', role: 'wizard', parts: [{ type: 'text', text: 'hi' }] }] },
+      /messages\[0\]\.role: expected one of system, user, assistant/,
+    ],
     ['a null part', { messages: [{ id: 'n', role: 'user', parts: [null] }] }, /messages\[0\]\.parts\[0\]: expected a part object/],
     ['parts that are not an array', { messages: [{ id: 'p', role: 'user', parts: 'hi' }] }, /messages\[0\]\.parts: expected an array/],
-    ['a text part without text', { messages: [{ id: 't', role: 'user', parts: [{ type: 'text' }] }] }, /parts\[0\]\.text: expected a string/],
+    [
+      'a text part without text',
+      { messages: [{ id: 't', role: 'user', parts: [{ type: 'text' }] }] },
+      /parts\[0\]\.text: expected a string/,
+    ],
     ['a 1 MB message id', { messages: [user('hi', 'x'.repeat(1_000_000))] }, /messages\[0\]\.id: expected a string of at most 512/],
     ['a UI message after a model message', { messages: [{ role: 'user', content: 'hi' }, user('again')] }, /messages\[1\]/],
-    ['a model message after a UI message', { messages: [user('hi'), { role: 'user', content: 'x' }] }, /do not mix UIMessage and ModelMessage/],
+    [
+      'a model message after a UI message',
+      { messages: [user('hi'), { role: 'user', content: 'x' }] },
+      /do not mix UIMessage and ModelMessage/,
+    ],
     ['content that is a number', { messages: [{ role: 'user', content: 123 }] }, /messages\[0\].*not a valid ModelMessage/],
-    ['a 5 MB message', { messages: [user('x'.repeat(5_000_000))] }, /messages\[0\]: is too large \(50000\d\d characters; limits.maxMessageSize is 1000000\)/],
+    [
+      'a 5 MB message',
+      { messages: [user('x'.repeat(5_000_000))] },
+      /messages\[0\]: is too large \(50000\d\d characters; limits.maxMessageSize is 1000000\)/,
+    ],
     ['a 5 MB prompt', { prompt: 'x'.repeat(5_000_000) }, /prompt: is too large/],
-    ['messages too large together', { messages: Array.from({ length: 5 }, (_, index) => user('x'.repeat(900_000), `m${index}`)) }, /messages: are too large together/],
-    ['100,000 levels of nesting in a tool input', { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: deep }] }] }, /nests objects and arrays deeper than 100 levels/],
+    [
+      'messages too large together',
+      { messages: Array.from({ length: 5 }, (_, index) => user('x'.repeat(900_000), `m${index}`)) },
+      /messages: are too large together/,
+    ],
+    [
+      '100,000 levels of nesting in a tool input',
+      { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: deep }] }] },
+      /nests objects and arrays deeper than 100 levels/,
+    ],
     ['100,000 levels of nesting in the context', { prompt: 'hi', context: { deep } }, /context\.deep(\.next)+: nests/],
   ])('rejects %s synchronously, naming the field, before any advisor or model runs', (_, input, message) => {
     const guarded = mockModel([textParts(['ok'])]);
@@ -98,14 +138,21 @@ describe('chat input', () => {
     const guarded = mockModel([textParts(['ok'])]);
     const seen: string[] = [];
     const client = createChatClient({ model: guarded, advisors: [{ name: 'spy', before: (request) => (seen.push('before'), request) }] });
-    const messages = [user('hi'), { id: 'a', role: 'assistant', parts: [{ type: 'tool-lookup', toolCallId: 'c1', state: 'teleported' }] }, user('again', 'u2')];
+    const messages = [
+      user('hi'),
+      { id: 'a', role: 'assistant', parts: [{ type: 'tool-lookup', toolCallId: 'c1', state: 'teleported' }] },
+      user('again', 'u2'),
+    ];
     await expect(client.generate({ messages: messages as never })).rejects.toThrow(/messages: not valid UIMessages/);
     expect(seen).toEqual([]);
     expect(guarded.doGenerateCalls).toHaveLength(0);
   });
 
   it('takes configured limits and validates them', async () => {
-    const roomy = createChatClient({ model: mockModel([textParts(['ok'])]), limits: { maxMessageSize: 6_000_000, maxInputSize: 6_000_000 } });
+    const roomy = createChatClient({
+      model: mockModel([textParts(['ok'])]),
+      limits: { maxMessageSize: 6_000_000, maxInputSize: 6_000_000 },
+    });
     await expect(roomy.generate({ prompt: 'x'.repeat(5_000_000) })).resolves.toMatchObject({ text: 'ok' });
     expect(() => createChatClient({ model, limits: { maxMessageSize: 0 } })).toThrow(/limits.maxMessageSize: expected a positive integer/);
     expect(() => createChatClient({ model, limits: { maxMesageSize: 10 } as never })).toThrow(/limits.maxMesageSize: unknown limit/);

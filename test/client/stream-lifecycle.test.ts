@@ -220,7 +220,7 @@ describe('sources and the UI message stream', () => {
   it('produces a UI message with the text and the sources', async () => {
     const chat = createChatClient({ model: mockModel([textParts(['Warsaw.'])]), advisors: [retrieval] });
     let last: UIMessage | undefined;
-    for await (const message of readUIMessageStream({ stream: chat.stream({ prompt: "Where?" }).toUIMessageStream() })) {
+    for await (const message of readUIMessageStream({ stream: chat.stream({ prompt: 'Where?' }).toUIMessageStream() })) {
       last = message as UIMessage;
     }
     expect(last?.parts.filter((part) => part.type === 'source-document')).toHaveLength(1);

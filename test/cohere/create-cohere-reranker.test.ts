@@ -34,7 +34,12 @@ describe('createCohereReranker over HTTP with the cohere-ai client', () => {
     expect(reranked[0].provenance).toEqual([{ query: 'capital of France', rerankScore: reranked[0].score }]);
     const request = fixture.requests.at(-1);
     expect(request?.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(request?.body).toEqual({ model: 'rerank-v3.5', query: 'capital of France', documents: documents.map((document) => document.text), top_n: 2 });
+    expect(request?.body).toEqual({
+      model: 'rerank-v3.5',
+      query: 'capital of France',
+      documents: documents.map((document) => document.text),
+      top_n: 2,
+    });
   });
 
   it('applies minScore and splits large inputs into batches of maxDocuments, merging their scores', async () => {
@@ -75,7 +80,9 @@ describe('createCohereReranker over HTTP with the cohere-ai client', () => {
   });
 
   it('never puts the API key in errors, even for a rejected key', async () => {
-    const error = await reranker({ apiKey: 'co-wrong-key-9876543210' }).rerank('capital', documents).catch((caught: unknown) => caught);
+    const error = await reranker({ apiKey: 'co-wrong-key-9876543210' })
+      .rerank('capital', documents)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'ComponentError', component: 'reranker' });
     expect(JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack })).not.toContain('co-wrong-key-9876543210');
   });

@@ -28,8 +28,20 @@ const dataset = {
     { id: 'q4', text: 'fourth' },
   ],
   qrels: new Map([
-    ['q1', new Map([['d1', 2], ['d4', 1]])],
-    ['q2', new Map([['d5', 1], ['d9', 1]])],
+    [
+      'q1',
+      new Map([
+        ['d1', 2],
+        ['d4', 1],
+      ]),
+    ],
+    [
+      'q2',
+      new Map([
+        ['d5', 1],
+        ['d9', 1],
+      ]),
+    ],
     ['q3', new Map([['d1', 0]])],
   ]),
 };
@@ -78,8 +90,14 @@ describe('evaluateRetrieval', () => {
     const result = await evaluateRetrieval({
       retriever: rag.retriever,
       dataset: {
-        queries: [{ id: 'q', text: 'caffeine adenosine' }, { id: 'r', text: 'bone vitamin' }],
-        qrels: new Map([['q', new Map([['b', 1]])], ['r', new Map([['a', 1]])]]),
+        queries: [
+          { id: 'q', text: 'caffeine adenosine' },
+          { id: 'r', text: 'bone vitamin' },
+        ],
+        qrels: new Map([
+          ['q', new Map([['b', 1]])],
+          ['r', new Map([['a', 1]])],
+        ]),
       },
       k: [1],
     });

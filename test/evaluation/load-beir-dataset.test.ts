@@ -57,7 +57,13 @@ describe('loadBeirDataset', () => {
     expect(dataset.qrels).toEqual(
       new Map([
         ['q4', new Map([['d3', 1]])],
-        ['q1', new Map([['d1', 2], ['d3', 0]])],
+        [
+          'q1',
+          new Map([
+            ['d1', 2],
+            ['d3', 0],
+          ]),
+        ],
         ['q2', new Map([['d2', 1]])],
       ]),
     );
@@ -77,7 +83,9 @@ describe('loadBeirDataset', () => {
       'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq4\td3\t1\n',
     });
     const { corpus: entries, queries: judged, qrels } = await loadBeirDataset({ directory });
-    const retriever = createBm25Retriever({ documents: entries.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} })) });
+    const retriever = createBm25Retriever({
+      documents: entries.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} })),
+    });
     const result = await evaluateRetrieval({ retriever, dataset: { queries: judged, qrels }, k: [1] });
     expect(result.queries).toBe(3);
     expect(result.hitRate[1]).toBe(1);
@@ -88,16 +96,30 @@ describe('loadBeirDataset', () => {
     const error = await loadBeirDataset({ directory }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AdvisorArgumentError);
     expect(error).toMatchObject({ argument: 'directory' });
-    expect((error as Error).message).toBe(`load-beir-dataset: invalid directory: ${directory} is not a BEIR dataset folder: queries.jsonl, qrels/test.tsv not found`);
+    expect((error as Error).message).toBe(
+      `load-beir-dataset: invalid directory: ${directory} is not a BEIR dataset folder: queries.jsonl, qrels/test.tsv not found`,
+    );
   });
 
   it('names the file and line of malformed data', async () => {
-    const valid = { 'corpus.jsonl': jsonLines(corpus), 'queries.jsonl': jsonLines(queries), 'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\t1\n' };
+    const valid = {
+      'corpus.jsonl': jsonLines(corpus),
+      'queries.jsonl': jsonLines(queries),
+      'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\t1\n',
+    };
     const cases: [Record<string, string>, string, string][] = [
       [{ 'corpus.jsonl': `${JSON.stringify(corpus[0])}\n{"_id": "d2", "text": \n` }, 'corpus.jsonl', 'line 2 is not JSON'],
       [{ 'queries.jsonl': '["q1", "text"]\n' }, 'queries.jsonl', 'line 1 is not an object with an "_id"'],
-      [{ 'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\n' }, path.join('qrels', 'test.tsv'), 'line 2 is not "query-id<TAB>corpus-id<TAB>score": q1\td1'],
-      [{ 'qrels/test.tsv': 'q1\td1\tvery\n' }, path.join('qrels', 'test.tsv'), 'line 1 is not "query-id<TAB>corpus-id<TAB>score": q1\td1\tvery'],
+      [
+        { 'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\n' },
+        path.join('qrels', 'test.tsv'),
+        'line 2 is not "query-id<TAB>corpus-id<TAB>score": q1\td1',
+      ],
+      [
+        { 'qrels/test.tsv': 'q1\td1\tvery\n' },
+        path.join('qrels', 'test.tsv'),
+        'line 1 is not "query-id<TAB>corpus-id<TAB>score": q1\td1\tvery',
+      ],
     ];
     for (const [index, [broken, file, message]] of cases.entries()) {
       const directory = await writeDataset(`malformed-${index}`, { ...valid, ...broken });
@@ -109,6 +131,9 @@ describe('loadBeirDataset', () => {
 
   it('refuses a missing directory or a split that is not a file name', async () => {
     await expect(loadBeirDataset({ directory: '' })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'directory' });
-    await expect(loadBeirDataset({ directory: root, split: '../../etc/passwd' })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'split' });
+    await expect(loadBeirDataset({ directory: root, split: '../../etc/passwd' })).rejects.toMatchObject({
+      name: 'AdvisorArgumentError',
+      argument: 'split',
+    });
   });
 });

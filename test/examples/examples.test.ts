@@ -17,7 +17,10 @@ import { startQdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs an example offline (no API keys, whatever the environment holds) and collects what it printed. */
-async function runOffline<T>(main: (options: { env: Record<string, string>; write: (text: string) => void }) => Promise<T>, env: Record<string, string> = {}) {
+async function runOffline<T>(
+  main: (options: { env: Record<string, string>; write: (text: string) => void }) => Promise<T>,
+  env: Record<string, string> = {},
+) {
   let output = '';
   const result = await main({ env, write: (text) => (output += text) });
   return { result, output };

@@ -25,14 +25,29 @@ process.on('unhandledRejection', (reason) => {
 const [openaiFixture, cohereFixture, qdrantFixture] = await Promise.all([startOpenAIFixture(), startCohereFixture(), startQdrantFixture()]);
 const openai = createOpenAI({ baseURL: openaiFixture.baseURL, apiKey: openaiFixture.apiKey });
 const documents = [{ id: 'refunds', text: 'Refunds take five days.', metadata: {} }];
-const inMemory = createInMemoryVectorStore({ embeddingModel: openai.embedding('text-embedding-3-small'), embeddingMaxRetries: 0, embeddingTimeoutMs: 200 });
+const inMemory = createInMemoryVectorStore({
+  embeddingModel: openai.embedding('text-embedding-3-small'),
+  embeddingMaxRetries: 0,
+  embeddingTimeoutMs: 200,
+});
 await inMemory.add(documents);
-const qdrant = createQdrantVectorStore({ url: qdrantFixture.url, collection: 'exit', embeddingModel: openai.embedding('text-embedding-3-small'), maxRetries: 0, timeoutMs: 200 });
+const qdrant = createQdrantVectorStore({
+  url: qdrantFixture.url,
+  collection: 'exit',
+  embeddingModel: openai.embedding('text-embedding-3-small'),
+  maxRetries: 0,
+  timeoutMs: 200,
+});
 await qdrant.add(documents);
 const memory = createChatMemory();
 const reranker = createCohereReranker({ apiKey: 'co-key', baseUrl: cohereFixture.url, maxRetries: 0, timeoutMs: 1_000 });
 const chat = (rag: Parameters<typeof createChatClient>[0]['advisors']) =>
-  createChatClient({ model: openai.chat('gpt-4o-mini'), maxRetries: 0, timeout: 300, advisors: [messageMemoryAdvisor({ memory }), ...(rag ?? [])] });
+  createChatClient({
+    model: openai.chat('gpt-4o-mini'),
+    maxRetries: 0,
+    timeout: 300,
+    advisors: [messageMemoryAdvisor({ memory }), ...(rag ?? [])],
+  });
 
 const turn = async (client: ReturnType<typeof chat>) => {
   const result = client.stream({ prompt: 'How long do refunds take?', context: { conversationId: 'exit' } });

@@ -13,10 +13,16 @@ describe('after faults, nothing is left running', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     // The scenario finishes its work in about 2 s; a leaked timer or socket would keep it alive past the deadline.
     const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (...exit) => resolve(exit)));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (...exit) => resolve(exit)),
+    );
     clearTimeout(deadline);
 
-    expect({ code, signal, stderr: stderr.split('\n').filter((line) => /unhandled|Error/.test(line)) }).toEqual({ code: 0, signal: null, stderr: [] });
+    expect({ code, signal, stderr: stderr.split('\n').filter((line) => /unhandled|Error/.test(line)) }).toEqual({
+      code: 0,
+      signal: null,
+      stderr: [],
+    });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ outcomes: ['error', 'error', 'error', 'error', 'finished', 'error'] });
   });
 });

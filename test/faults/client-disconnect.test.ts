@@ -55,7 +55,9 @@ async function startChatRoute(advisors: readonly Advisor[]) {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     // A route returns its Response at once: the headers go out before the chain has produced anything.
     response.flushHeaders();
-    Readable.fromWeb(body as import('node:stream/web').ReadableStream).on('error', () => {}).pipe(response);
+    Readable.fromWeb(body as import('node:stream/web').ReadableStream)
+      .on('error', () => {})
+      .pipe(response);
   });
   const route = await listenOnLoopback(server);
   return { ...route, lastTurn: () => turns.at(-1)! };
@@ -94,7 +96,11 @@ describe('a client disconnecting from a streaming route', () => {
     const memory = createChatMemory();
     const route = await startChatRoute([messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ vectorStore })]);
     const { conversationId, before } = await conversation(memory);
-    openaiFixture.enqueue({ type: 'text', text: ['Your ', 'money ', 'is ', 'back ', 'five ', 'days ', 'after ', 'we ', 'receive ', 'the ', 'item.'], chunkDelayMs: 100 });
+    openaiFixture.enqueue({
+      type: 'text',
+      text: ['Your ', 'money ', 'is ', 'back ', 'five ', 'days ', 'after ', 'we ', 'receive ', 'the ', 'item.'],
+      chunkDelayMs: 100,
+    });
 
     const seen = await visitAndLeave(route.url, conversationId, '"delta":"Your "');
     const response = (await route.lastTurn()) as Awaited<ReturnType<ReturnType<typeof createChatClient>['stream']>['response']>;
@@ -123,7 +129,9 @@ describe('a client disconnecting from a streaming route', () => {
       timeoutMs: 500,
     });
     await Promise.all([inMemory.add(documents), qdrant.add(documents)]);
-    const retriever = createHybridRetriever({ retrievers: [vectorStoreRetriever({ store: inMemory, name: 'memory' }), vectorStoreRetriever({ store: qdrant, name: 'qdrant' })] });
+    const retriever = createHybridRetriever({
+      retrievers: [vectorStoreRetriever({ store: inMemory, name: 'memory' }), vectorStoreRetriever({ store: qdrant, name: 'qdrant' })],
+    });
     const memory = createChatMemory();
     const route = await startChatRoute([messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ retriever })]);
     const { conversationId, before } = await conversation(memory);

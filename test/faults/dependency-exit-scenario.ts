@@ -43,7 +43,11 @@ const store = createQdrantVectorStore({ url: qdrantUrl, collection: 'exit', embe
 await store.add(documents);
 outcomes.push(
   await outcome(() => store.search({ query: 'refunds', abortSignal: abortedAfter(100) })),
-  await outcome(() => createQdrantVectorStore({ url: qdrantUrl, collection: 'exit', embeddingModel: createTopicEmbeddingModel(), timeoutMs: 200 }).search({ query: 'refunds' })),
+  await outcome(() =>
+    createQdrantVectorStore({ url: qdrantUrl, collection: 'exit', embeddingModel: createTopicEmbeddingModel(), timeoutMs: 200 }).search({
+      query: 'refunds',
+    }),
+  ),
 );
 
 console.log(JSON.stringify({ outcomes }));

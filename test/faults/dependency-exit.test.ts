@@ -31,11 +31,17 @@ describe('after Cohere and Qdrant faults, the process exits on its own', () => {
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (...exit) => resolve(exit)));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (...exit) => resolve(exit)),
+    );
     const exitedAfterMs = performance.now() - finishedAt;
     clearTimeout(deadline);
 
-    expect({ code, signal, stderr: stderr.split('\n').filter((line) => /unhandled|Error/.test(line)) }).toEqual({ code: 0, signal: null, stderr: [] });
+    expect({ code, signal, stderr: stderr.split('\n').filter((line) => /unhandled|Error/.test(line)) }).toEqual({
+      code: 0,
+      signal: null,
+      stderr: [],
+    });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
       outcomes: ['aborted', 'aborted', 'AdvisorTimeoutError', 'ComponentError', 'aborted', 'AdvisorTimeoutError'],
     });

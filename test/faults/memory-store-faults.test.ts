@@ -67,121 +67,124 @@ const backends: {
 ];
 
 for (const backend of backends) {
-  describe.skipIf(!backend.url)(`${backend.name} memory store faults mid-turn (the store owns its connection, through a TCP fault proxy)`, () => {
-    let proxy: FaultProxy;
-    let store: ClosableStore;
-    let memory: ChatMemory;
-    let onModelCall: () => void = () => {};
-    let modelCalls = 0;
-    const conversations: string[] = [];
-    const model = new MockLanguageModelV4({
-      doStream: async () => {
-        modelCalls++;
-        onModelCall();
-        return { stream: simulateReadableStream({ chunks: textParts(['Five ', 'days.']) }) };
-      },
-    });
-    const chat = () => createChatClient({ model, advisors: [messageMemoryAdvisor({ memory })] });
+  describe.skipIf(!backend.url)(
+    `${backend.name} memory store faults mid-turn (the store owns its connection, through a TCP fault proxy)`,
+    () => {
+      let proxy: FaultProxy;
+      let store: ClosableStore;
+      let memory: ChatMemory;
+      let onModelCall: () => void = () => {};
+      let modelCalls = 0;
+      const conversations: string[] = [];
+      const model = new MockLanguageModelV4({
+        doStream: async () => {
+          modelCalls++;
+          onModelCall();
+          return { stream: simulateReadableStream({ chunks: textParts(['Five ', 'days.']) }) };
+        },
+      });
+      const chat = () => createChatClient({ model, advisors: [messageMemoryAdvisor({ memory })] });
 
-    beforeAll(async () => {
-      const url = new URL(backend.url!);
-      proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || (backend.name === 'Redis' ? 6379 : 5432)) });
-      store = backend.storeThrough(proxy, url);
-      memory = createChatMemory({ store, timeout: 1_000 });
-    });
-    afterAll(async () => {
-      proxy.setMode('pass');
-      await Promise.all(conversations.map((conversationId) => memory.clear(conversationId)));
-      await store.close();
-      await proxy.close();
-    });
+      beforeAll(async () => {
+        const url = new URL(backend.url!);
+        proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || (backend.name === 'Redis' ? 6379 : 5432)) });
+        store = backend.storeThrough(proxy, url);
+        memory = createChatMemory({ store, timeout: 1_000 });
+      });
+      afterAll(async () => {
+        proxy.setMode('pass');
+        await Promise.all(conversations.map((conversationId) => memory.clear(conversationId)));
+        await store.close();
+        await proxy.close();
+      });
 
-    /** A conversation with one stored turn; resets the proxy and the model hook. */
-    async function conversation() {
-      proxy.setMode('pass');
-      onModelCall = () => {};
-      const conversationId = `c:${crypto.randomUUID()}`;
-      conversations.push(conversationId);
-      await memory.appendTurn(conversationId, [
-        { role: 'user', content: 'Hello' },
-        { role: 'assistant', content: 'Hi!' },
-      ]);
-      return { conversationId, before: await storedTurns(memory, conversationId) };
-    }
+      /** A conversation with one stored turn; resets the proxy and the model hook. */
+      async function conversation() {
+        proxy.setMode('pass');
+        onModelCall = () => {};
+        const conversationId = `c:${crypto.randomUUID()}`;
+        conversations.push(conversationId);
+        await memory.appendTurn(conversationId, [
+          { role: 'user', content: 'Hello' },
+          { role: 'assistant', content: 'Hi!' },
+        ]);
+        return { conversationId, before: await storedTurns(memory, conversationId) };
+      }
 
-    it('connection cut while the history is read: the turn fails with a memory-store error before the model; memory unchanged', async () => {
-      const { conversationId, before } = await conversation();
-      const calls = modelCalls;
-      proxy.setMode('stall');
-      void proxy.stalledRequest().then(() => proxy.dropConnections());
-
-      const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
-      await result.consumeStream();
-      const response = await result.response;
-
-      expect(response.outcome).toBe('error');
-      expect(response.error).toMatchObject({ name: 'ComponentError', component: 'memory-store', operation: 'read' });
-      expect(modelCalls).toBe(calls);
-      proxy.setMode('pass');
-      expect(await storedTurns(memory, conversationId)).toEqual(before);
-    });
-
-    it('connection cut while the answered turn is appended: the turn ends in a memory-store error in the stream; memory unchanged', async () => {
-      const { conversationId, before } = await conversation();
-      onModelCall = () => {
+      it('connection cut while the history is read: the turn fails with a memory-store error before the model; memory unchanged', async () => {
+        const { conversationId, before } = await conversation();
+        const calls = modelCalls;
         proxy.setMode('stall');
         void proxy.stalledRequest().then(() => proxy.dropConnections());
-      };
 
-      const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
-      const parts: string[] = [];
-      for await (const part of result.fullStream) parts.push(part.type);
-      const response = await result.response;
+        const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
+        await result.consumeStream();
+        const response = await result.response;
 
-      expect(parts).toContain('text-delta');
-      expect(parts.slice(-2)).toEqual(['error', 'finish']);
-      expect(response.outcome).toBe('error');
-      expect(response.error).toMatchObject({ name: 'ComponentError', component: 'memory-store', operation: 'append' });
-      expect(response.text).toBe('Five days.');
-      proxy.setMode('pass');
-      expect(await storedTurns(memory, conversationId)).toEqual(before);
-    });
+        expect(response.outcome).toBe('error');
+        expect(response.error).toMatchObject({ name: 'ComponentError', component: 'memory-store', operation: 'read' });
+        expect(modelCalls).toBe(calls);
+        proxy.setMode('pass');
+        expect(await storedTurns(memory, conversationId)).toEqual(before);
+      });
 
-    it('store down when the turn starts (connections refused): a typed memory-store error, no model call, no crash', async () => {
-      const { conversationId } = await conversation();
-      const calls = modelCalls;
-      proxy.setMode('refuse');
-      proxy.dropConnections();
+      it('connection cut while the answered turn is appended: the turn ends in a memory-store error in the stream; memory unchanged', async () => {
+        const { conversationId, before } = await conversation();
+        onModelCall = () => {
+          proxy.setMode('stall');
+          void proxy.stalledRequest().then(() => proxy.dropConnections());
+        };
 
-      const failure = await chat()
-        .generate({ prompt: 'How long do refunds take?', context: { conversationId } })
-        .catch((error: unknown) => error);
+        const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
+        const parts: string[] = [];
+        for await (const part of result.fullStream) parts.push(part.type);
+        const response = await result.response;
 
-      expect(failure).toMatchObject({ component: 'memory-store' });
-      expect(['ComponentError', 'AdvisorTimeoutError']).toContain((failure as Error).name);
-      expect(modelCalls).toBe(calls);
-    });
+        expect(parts).toContain('text-delta');
+        expect(parts.slice(-2)).toEqual(['error', 'finish']);
+        expect(response.outcome).toBe('error');
+        expect(response.error).toMatchObject({ name: 'ComponentError', component: 'memory-store', operation: 'append' });
+        expect(response.text).toBe('Five days.');
+        proxy.setMode('pass');
+        expect(await storedTurns(memory, conversationId)).toEqual(before);
+      });
 
-    it('a store slower than the timeout fails the turn with an unknown-outcome AdvisorTimeoutError; the next read settles it, whole or not at all, for good', async () => {
-      const { conversationId, before } = await conversation();
-      onModelCall = () => proxy.setMode('stall');
+      it('store down when the turn starts (connections refused): a typed memory-store error, no model call, no crash', async () => {
+        const { conversationId } = await conversation();
+        const calls = modelCalls;
+        proxy.setMode('refuse');
+        proxy.dropConnections();
 
-      const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
-      await result.consumeStream();
-      const response = await result.response;
+        const failure = await chat()
+          .generate({ prompt: 'How long do refunds take?', context: { conversationId } })
+          .catch((error: unknown) => error);
 
-      expect(response.outcome).toBe('error');
-      expect(response.error).toBeInstanceOf(AdvisorTimeoutError);
-      expect(response.error).toMatchObject({ name: 'MemoryAppendUnknownError', component: 'memory-store', outcome: 'unknown' });
-      // The append was already on the wire: it may land once the server answers again, but never after the next read.
-      proxy.setMode('pass');
-      const whole = [...before, 'user: How long do refunds take?', 'assistant: Five days.'];
-      const settled = await storedTurns(memory, conversationId);
-      expect([before, whole]).toContainEqual(settled);
-      await backend.lateWritesDone();
-      expect(await storedTurns(memory, conversationId)).toEqual(settled);
-    });
-  });
+        expect(failure).toMatchObject({ component: 'memory-store' });
+        expect(['ComponentError', 'AdvisorTimeoutError']).toContain((failure as Error).name);
+        expect(modelCalls).toBe(calls);
+      });
+
+      it('a store slower than the timeout fails the turn with an unknown-outcome AdvisorTimeoutError; the next read settles it, whole or not at all, for good', async () => {
+        const { conversationId, before } = await conversation();
+        onModelCall = () => proxy.setMode('stall');
+
+        const result = chat().stream({ prompt: 'How long do refunds take?', context: { conversationId } });
+        await result.consumeStream();
+        const response = await result.response;
+
+        expect(response.outcome).toBe('error');
+        expect(response.error).toBeInstanceOf(AdvisorTimeoutError);
+        expect(response.error).toMatchObject({ name: 'MemoryAppendUnknownError', component: 'memory-store', outcome: 'unknown' });
+        // The append was already on the wire: it may land once the server answers again, but never after the next read.
+        proxy.setMode('pass');
+        const whole = [...before, 'user: How long do refunds take?', 'assistant: Five days.'];
+        const settled = await storedTurns(memory, conversationId);
+        expect([before, whole]).toContainEqual(settled);
+        await backend.lateWritesDone();
+        expect(await storedTurns(memory, conversationId)).toEqual(settled);
+      });
+    },
+  );
 }
 
 const question: ModelMessage[] = [
@@ -213,7 +216,10 @@ describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the ne
   async function seeded() {
     const memory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), timeout: 300, window: false });
     const conversationId = `c:${crypto.randomUUID()}`;
-    await memory.appendTurn(conversationId, [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi!' }]);
+    await memory.appendTurn(conversationId, [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi!' },
+    ]);
     return { memory, conversationId, before: await storedTurns(memory, conversationId), key: crypto.randomUUID() };
   }
 
@@ -250,70 +256,75 @@ describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the ne
   });
 });
 
-describe.skipIf(!databaseUrl)('PostgreSQL: an append blocked by LOCK TABLE past the timeout is settled by the next read, and a retry never duplicates', () => {
-  const store = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
-  let locker: pg.Client;
+describe.skipIf(!databaseUrl)(
+  'PostgreSQL: an append blocked by LOCK TABLE past the timeout is settled by the next read, and a retry never duplicates',
+  () => {
+    const store = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
+    let locker: pg.Client;
 
-  beforeAll(async () => {
-    await store.migrate();
-    locker = new pg.Client({ connectionString: databaseUrl });
-    await locker.connect();
-  });
-  afterAll(async () => {
-    await locker.end();
-    await store.close();
-  });
+    beforeAll(async () => {
+      await store.migrate();
+      locker = new pg.Client({ connectionString: databaseUrl });
+      await locker.connect();
+    });
+    afterAll(async () => {
+      await locker.end();
+      await store.close();
+    });
 
-  async function seeded() {
-    const memory = createChatMemory({ store, timeout: 500, window: false });
-    const conversationId = `c:${crypto.randomUUID()}`;
-    await memory.appendTurn(conversationId, [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi!' }]);
-    return { memory, conversationId, before: await storedTurns(memory, conversationId), key: crypto.randomUUID() };
-  }
+    async function seeded() {
+      const memory = createChatMemory({ store, timeout: 500, window: false });
+      const conversationId = `c:${crypto.randomUUID()}`;
+      await memory.appendTurn(conversationId, [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: 'Hi!' },
+      ]);
+      return { memory, conversationId, before: await storedTurns(memory, conversationId), key: crypto.randomUUID() };
+    }
 
-  async function appendTimingOutBehindLock(memory: ChatMemory, conversationId: string, key: string): Promise<void> {
-    await locker.query(`BEGIN; LOCK TABLE "${FAULT_TABLE}" IN ACCESS EXCLUSIVE MODE`);
-    const failure = await memory.appendTurn(conversationId, question, { key }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
-  }
+    async function appendTimingOutBehindLock(memory: ChatMemory, conversationId: string, key: string): Promise<void> {
+      await locker.query(`BEGIN; LOCK TABLE "${FAULT_TABLE}" IN ACCESS EXCLUSIVE MODE`);
+      const failure = await memory.appendTurn(conversationId, question, { key }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
+    }
 
-  /** Attempt ids claimed in the conversation: one per append that ran or was settled. */
-  async function claimedAttempts(conversationId: string): Promise<number> {
-    const { rows } = await locker.query(
-      `SELECT count(*)::int AS n FROM "${FAULT_TABLE}_appends" WHERE conversation_id = $1 AND append_key LIKE 'attempt:%'`,
-      [conversationId],
-    );
-    return rows[0].n;
-  }
+    /** Attempt ids claimed in the conversation: one per append that ran or was settled. */
+    async function claimedAttempts(conversationId: string): Promise<number> {
+      const { rows } = await locker.query(
+        `SELECT count(*)::int AS n FROM "${FAULT_TABLE}_appends" WHERE conversation_id = $1 AND append_key LIKE 'attempt:%'`,
+        [conversationId],
+      );
+      return rows[0].n;
+    }
 
-  it('lock held past the next read: the read settles first, so the blocked append is cancelled when the lock goes; a retry stores the turn once', async () => {
-    const { memory, conversationId, before, key } = await seeded();
-    await appendTimingOutBehindLock(memory, conversationId, key);
+    it('lock held past the next read: the read settles first, so the blocked append is cancelled when the lock goes; a retry stores the turn once', async () => {
+      const { memory, conversationId, before, key } = await seeded();
+      await appendTimingOutBehindLock(memory, conversationId, key);
 
-    const reading = storedTurns(memory, conversationId);
-    // The settle claims the attempt id (its table is not locked); then the read waits for the lock.
-    await expect.poll(() => claimedAttempts(conversationId)).toBe(2);
-    await locker.query('COMMIT');
-    const settled = await reading;
-    expect(settled).toEqual(before);
+      const reading = storedTurns(memory, conversationId);
+      // The settle claims the attempt id (its table is not locked); then the read waits for the lock.
+      await expect.poll(() => claimedAttempts(conversationId)).toBe(2);
+      await locker.query('COMMIT');
+      const settled = await reading;
+      expect(settled).toEqual(before);
 
-    await postgresLateWritesDone();
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
-    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('stored');
-    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
-    expect(await storedTurns(memory, conversationId)).toEqual([...before, ...answered]);
-  });
+      await postgresLateWritesDone();
+      expect(await storedTurns(memory, conversationId)).toEqual(before);
+      expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('stored');
+      expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+      expect(await storedTurns(memory, conversationId)).toEqual([...before, ...answered]);
+    });
 
-  it('lock released before the next read: the late append lands, the read shows it for good, and a retry is a duplicate', async () => {
-    const { memory, conversationId, before, key } = await seeded();
-    await appendTimingOutBehindLock(memory, conversationId, key);
-    await locker.query('COMMIT');
-    await postgresLateWritesDone();
+    it('lock released before the next read: the late append lands, the read shows it for good, and a retry is a duplicate', async () => {
+      const { memory, conversationId, before, key } = await seeded();
+      await appendTimingOutBehindLock(memory, conversationId, key);
+      await locker.query('COMMIT');
+      await postgresLateWritesDone();
 
-    const settled = await storedTurns(memory, conversationId);
-    expect(settled).toEqual([...before, ...answered]);
-    expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
-    expect(await storedTurns(memory, conversationId)).toEqual(settled);
-  });
-});
-
+      const settled = await storedTurns(memory, conversationId);
+      expect(settled).toEqual([...before, ...answered]);
+      expect((await memory.appendTurn(conversationId, question, { key })).outcome).toBe('duplicate');
+      expect(await storedTurns(memory, conversationId)).toEqual(settled);
+    });
+  },
+);

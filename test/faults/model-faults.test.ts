@@ -60,7 +60,9 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     const { chat, memory, conversationId, before } = await chatOverHttp();
     fixture.enqueue({ type: 'error', status: 500 });
 
-    const failure = await chat.generate({ prompt: 'How long do refunds take?', context: { conversationId } }).catch((error: unknown) => error);
+    const failure = await chat
+      .generate({ prompt: 'How long do refunds take?', context: { conversationId } })
+      .catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ComponentError);
     expect(failure).toMatchObject({ component: 'model', operation: 'generate' });
@@ -76,7 +78,12 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     const response = await result.response;
 
     expect(response.outcome).toBe('finished');
-    expect(fixture.requests.slice(start).filter((request) => request.endpoint === 'chat').map((request) => request.status)).toEqual([429, 200]);
+    expect(
+      fixture.requests
+        .slice(start)
+        .filter((request) => request.endpoint === 'chat')
+        .map((request) => request.status),
+    ).toEqual([429, 200]);
     expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take?', 'assistant: Five days.']);
   });
 
@@ -114,7 +121,9 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     const { chat, memory, conversationId, before } = await chatOverHttp();
     fixture.enqueue({ type: 'text', text: 'Too late.', firstChunkDelayMs: 5_000 });
 
-    const failure = await chat.generate({ prompt: 'How long do refunds take?', context: { conversationId }, timeout: 200 }).catch((error: unknown) => error);
+    const failure = await chat
+      .generate({ prompt: 'How long do refunds take?', context: { conversationId }, timeout: 200 })
+      .catch((error: unknown) => error);
 
     expect(await fixture.requests.at(-1)!.ended).toBe('aborted');
     expect(failure).toMatchObject({ name: 'AdvisorTimeoutError', component: 'model' });

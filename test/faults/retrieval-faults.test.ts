@@ -31,7 +31,11 @@ let cohereFixture: CohereFixture;
 let qdrantFixture: QdrantFixture;
 let qdrantProxy: FaultProxy;
 beforeAll(async () => {
-  [openaiFixture, cohereFixture, qdrantFixture] = await Promise.all([startOpenAIFixture(), startCohereFixture({ apiKey: COHERE_KEY }), startQdrantFixture()]);
+  [openaiFixture, cohereFixture, qdrantFixture] = await Promise.all([
+    startOpenAIFixture(),
+    startCohereFixture({ apiKey: COHERE_KEY }),
+    startQdrantFixture(),
+  ]);
   qdrantProxy = await startFaultProxy({ port: Number(new URL(qdrantFixture.url).port) });
 });
 afterAll(async () => {
@@ -136,22 +140,25 @@ describe('reranker faults (Cohere over HTTP): the documented fallback to the ret
   it.each([
     ['a 503', { kind: 'status', status: 503 } as const, 'error'],
     ['a body without valid indices and scores', { kind: 'garbage' } as const, 'error'],
-  ])('%s: the turn is answered from the retrieval order, the fallback is in the trace, the turn is stored', async (_label, fault, reason) => {
-    const rag = await rerankRag();
-    const { chat, memory, conversationId, before } = await chatWith(rag);
-    cohereFixture.injectFault({ ...fault, times: 1 });
+  ])(
+    '%s: the turn is answered from the retrieval order, the fallback is in the trace, the turn is stored',
+    async (_label, fault, reason) => {
+      const rag = await rerankRag();
+      const { chat, memory, conversationId, before } = await chatWith(rag);
+      cohereFixture.injectFault({ ...fault, times: 1 });
 
-    const { response, modelCalls } = await streamTurn(chat, conversationId);
+      const { response, modelCalls } = await streamTurn(chat, conversationId);
 
-    expect(response.outcome).toBe('finished');
-    expect(modelCalls).toBe(1);
-    const trace = traceOf(response.metadata, 'rerank-rag');
-    expect(trace.rerank?.fallback?.reason).toBe(reason);
-    expect(response.sources.map((document) => document.id)).toEqual(trace.fused.slice(0, 2).map((ref) => ref.id));
-    const stored = await memory.read(conversationId);
-    expect(stored.slice(before.length).map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
-    expect(stored.at(-1)!.metadata.retrieved?.map((ref) => ref.id)).toEqual(response.sources.map((document) => document.id));
-  });
+      expect(response.outcome).toBe('finished');
+      expect(modelCalls).toBe(1);
+      const trace = traceOf(response.metadata, 'rerank-rag');
+      expect(trace.rerank?.fallback?.reason).toBe(reason);
+      expect(response.sources.map((document) => document.id)).toEqual(trace.fused.slice(0, 2).map((ref) => ref.id));
+      const stored = await memory.read(conversationId);
+      expect(stored.slice(before.length).map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
+      expect(stored.at(-1)!.metadata.retrieved?.map((ref) => ref.id)).toEqual(response.sources.map((document) => document.id));
+    },
+  );
 
   it('a reranker slower than rerankTimeoutMs: the turn is answered with fallback "timeout" in the trace', async () => {
     const { chat, conversationId } = await chatWith(await rerankRag(200));
@@ -161,7 +168,10 @@ describe('reranker faults (Cohere over HTTP): the documented fallback to the ret
 
     expect(response.outcome).toBe('finished');
     expect(modelCalls).toBe(1);
-    expect(traceOf(response.metadata, 'rerank-rag').rerank?.fallback).toMatchObject({ reason: 'timeout', message: expect.stringMatching(/200 ms/) });
+    expect(traceOf(response.metadata, 'rerank-rag').rerank?.fallback).toMatchObject({
+      reason: 'timeout',
+      message: expect.stringMatching(/200 ms/),
+    });
   });
 });
 

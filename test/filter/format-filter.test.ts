@@ -8,9 +8,7 @@ import { filterExpression } from './filter-arbitrary.ts';
 describe('formatFilter', () => {
   it('prints readable text in the parser grammar', () => {
     const filter = and(eq('tenant', 'acme'), or(isIn('genre', ['drama', 'comedy']), not(isNull('author.name'))));
-    expect(formatFilter(filter)).toBe(
-      'tenant == "acme" AND (genre IN ["drama", "comedy"] OR NOT (author.name IS NULL))',
-    );
+    expect(formatFilter(filter)).toBe('tenant == "acme" AND (genre IN ["drama", "comedy"] OR NOT (author.name IS NULL))');
   });
 
   it('quotes keys that are keywords or not plain identifiers', () => {

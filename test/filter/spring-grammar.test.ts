@@ -65,9 +65,7 @@ describe("Spring AI's FilterExpressionTextParserTests, ported", () => {
   });
 
   it('reads signed decimals', () => {
-    expect(parseFilter('temperature >= -15.6 && temperature <= +20.13')).toEqual(
-      and(gte('temperature', -15.6), lte('temperature', 20.13)),
-    );
+    expect(parseFilter('temperature >= -15.6 && temperature <= +20.13')).toEqual(and(gte('temperature', -15.6), lte('temperature', 20.13)));
   });
 
   it('reads long literals with an L suffix', () => {
@@ -133,9 +131,7 @@ describe("what else Spring AI's grammar accepts", () => {
     expect(parseFilter('a == TRUE and b IS NOT NULL OR c is null')).toEqual(or(and(eq('a', true), isNotNull('b')), isNull('c')));
     expect(parseFilter('x nin [1] AND y not in [2]')).toEqual(and(notIn('x', [1]), notIn('y', [2])));
     expect(parseFilter('And == 1')).toEqual(eq('And', 1));
-    expect(parseFilter('Not IN [1] AND True == false AND Null IS NULL')).toEqual(
-      and(isIn('Not', [1]), eq('True', false), isNull('Null')),
-    );
+    expect(parseFilter('Not IN [1] AND True == false AND Null IS NULL')).toEqual(and(isIn('Not', [1]), eq('True', false), isNull('Null')));
   });
 
   it('reads a dotted key with whitespace around the dot as the dotted key', () => {
@@ -154,9 +150,9 @@ describe("what else Spring AI's grammar accepts", () => {
   it('prints what it reads so that it reads back the same', () => {
     for (const text of [
       String.raw`path == 'C:\temp\new' AND pattern == '\d+'`,
-      "WHERE a IN [-1, +2, .5, 5., 3L] AND And == true",
-      "NOT a == 1 AND b == 2",
-      "(NOT a == 1) OR b IS NOT NULL",
+      'WHERE a IN [-1, +2, .5, 5., 3L] AND And == true',
+      'NOT a == 1 AND b == 2',
+      '(NOT a == 1) OR b IS NOT NULL',
       `"say \\"hi\\"" == 'x\\\\y'`,
     ]) {
       const parsed = parseFilter(text);

@@ -10,10 +10,7 @@ import { withRequiredFilter } from '../../src/filter/with-required-filter.ts';
 import { filterExpression } from './filter-arbitrary.ts';
 
 const tenantA = eq('tenant', 'A');
-const otherTenants = fc.oneof(
-  fc.constantFrom<unknown>('B', 'C', 'a', '', null, ['B', 'C'], { id: 'A' }, 1),
-  fc.constant(undefined),
-);
+const otherTenants = fc.oneof(fc.constantFrom<unknown>('B', 'C', 'a', '', null, ['B', 'C'], { id: 'A' }, 1), fc.constant(undefined));
 const otherTenantMetadata = fc
   .record({ tenant: otherTenants, genre: fc.constantFrom('drama', 'comedy'), year: fc.integer({ min: 1990, max: 2030 }) })
   .map(({ tenant, ...rest }) => (tenant === undefined ? rest : { tenant, ...rest }));
@@ -51,7 +48,7 @@ describe('withRequiredFilter', () => {
     "tenant == 'B' OR true == true",
     "NOT (tenant == 'A')",
     "tenant != 'A' || tenant == 'A'",
-    "tenant IS NULL OR tenant IS NOT NULL",
+    'tenant IS NULL OR tenant IS NOT NULL',
     "genre == 'drama' OR NOT genre == 'drama'",
   ])('does not let %j widen the tenant filter', (requested) => {
     for (const tenant of ['B', 'C', null]) {
@@ -91,8 +88,24 @@ describe('withRequiredFilter', () => {
 
   it('never matches another tenant, whatever text is requested', () => {
     const piece = fc.constantFrom(
-      '(', ')', 'OR', '||', 'AND', '&&', 'NOT', "tenant == 'A'", "tenant == 'B'", "tenant != 'A'", 'tenant IS NULL',
-      'tenant IS NOT NULL', "genre == 'drama'", 'year > 2000', "'", '"', '\\', "tenant IN ['A', 'B']",
+      '(',
+      ')',
+      'OR',
+      '||',
+      'AND',
+      '&&',
+      'NOT',
+      "tenant == 'A'",
+      "tenant == 'B'",
+      "tenant != 'A'",
+      'tenant IS NULL',
+      'tenant IS NOT NULL',
+      "genre == 'drama'",
+      'year > 2000',
+      "'",
+      '"',
+      '\\',
+      "tenant IN ['A', 'B']",
     );
     const requestedText = fc.array(piece, { minLength: 1, maxLength: 12 }).map((pieces) => pieces.join(' '));
     fc.assert(

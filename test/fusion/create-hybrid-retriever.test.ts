@@ -162,7 +162,15 @@ describe('createHybridRetriever', () => {
     [{ retrievers: [] }, 'retrievers'],
     [{ retrievers: [{ name: 'x' }] }, 'retrievers[0]'],
     [{ retrievers: [{ name: '', retrieve: () => [] }] }, 'retrievers[0].name'],
-    [{ retrievers: [{ name: 'x', retrieve: () => [] }, { name: 'x', retrieve: () => [] }] }, 'retrievers[1].name'],
+    [
+      {
+        retrievers: [
+          { name: 'x', retrieve: () => [] },
+          { name: 'x', retrieve: () => [] },
+        ],
+      },
+      'retrievers[1].name',
+    ],
     [{ retrievers: [{ name: 'x', retrieve: () => [] }], weights: [1, 1] }, 'weights'],
     [{ retrievers: [{ name: 'x', retrieve: () => [] }], k: -1 }, 'k'],
     [{ retrievers: [{ name: 'x', retrieve: () => [] }], candidateK: 0 }, 'candidateK'],

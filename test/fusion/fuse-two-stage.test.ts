@@ -11,7 +11,14 @@ function doc(id: string, metadata: Record<string, unknown> = {}): Document {
 describe('fuseTwoStage', () => {
   it('fuses per query first, so sources agreeing on one query do not outvote other queries', () => {
     const resultsByQuery = new Map([
-      ['q1', [[doc('x'), doc('y')], [doc('x'), doc('y')], [doc('x'), doc('y')]]],
+      [
+        'q1',
+        [
+          [doc('x'), doc('y')],
+          [doc('x'), doc('y')],
+          [doc('x'), doc('y')],
+        ],
+      ],
       ['q2', [[doc('y'), doc('x')]]],
       ['q3', [[doc('y'), doc('x')]]],
     ]);
@@ -43,9 +50,7 @@ describe('fuseTwoStage', () => {
   it('keeps existing provenance instead of overwriting it', () => {
     const stamped: Document = { ...doc('a'), provenance: [{ retriever: 'bm25', query: 'original', rank: 4 }] };
     const [fused] = fuseTwoStage([['rewritten', [[stamped]]]]);
-    expect(fused.provenance).toEqual([
-      { retriever: 'bm25', query: 'original', rank: 4, fusedScore: expect.any(Number) },
-    ]);
+    expect(fused.provenance).toEqual([{ retriever: 'bm25', query: 'original', rank: 4, fusedScore: expect.any(Number) }]);
   });
 
   it('limits the final result to topK', () => {

@@ -13,7 +13,10 @@ function ids(documents: readonly Document[]): string[] {
 
 describe('reciprocalRankFusion', () => {
   it('scores each document by the sum of 1 / (k + rank) over the lists that contain it', () => {
-    const fused = reciprocalRankFusion([[doc('a'), doc('b')], [doc('b'), doc('c')]]);
+    const fused = reciprocalRankFusion([
+      [doc('a'), doc('b')],
+      [doc('b'), doc('c')],
+    ]);
     const scores = Object.fromEntries(fused.map((document) => [document.id, document.score]));
     expect(scores.b).toBeCloseTo(1 / (60 + 2) + 1 / (60 + 1), 12);
     expect(scores.a).toBeCloseTo(1 / (60 + 1), 12);
@@ -39,7 +42,10 @@ describe('reciprocalRankFusion', () => {
   });
 
   it('breaks ties by reading the lists rank by rank', () => {
-    const fused = reciprocalRankFusion([[doc('a'), doc('b')], [doc('c'), doc('d')]]);
+    const fused = reciprocalRankFusion([
+      [doc('a'), doc('b')],
+      [doc('c'), doc('d')],
+    ]);
     expect(ids(fused)).toEqual(['a', 'c', 'b', 'd']);
   });
 
@@ -51,7 +57,7 @@ describe('reciprocalRankFusion', () => {
     expect(fused.metadata).toEqual({ source: 'vector-index', chunk: 4, bm25Terms: ['capital'], page: 2 });
   });
 
-  it('keeps each hit\'s provenance and records the fused score on it', () => {
+  it("keeps each hit's provenance and records the fused score on it", () => {
     const vectorHit: Document = {
       ...doc('x', {}, 0.91),
       provenance: [{ retriever: 'vector', query: 'capital', rank: 3, score: 0.91 }],

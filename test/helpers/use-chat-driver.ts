@@ -58,7 +58,7 @@ export class TestChat extends AbstractChat<UIMessage> {
 
   /** Resolves once the chat is idle: no request in flight and none about to be sent automatically. */
   async settled(): Promise<void> {
-    for (let idle = 0; idle < 3; ) {
+    for (let idle = 0; idle < 3;) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       idle = this.status === 'submitted' || this.status === 'streaming' ? 0 : idle + 1;
     }

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { createHierarchicalSplitter } from '../../src/ingestion/index.ts';
 
-const text = Array.from(
-  { length: 30 },
-  (_, index) => `Fact ${index} concerns subject ${index % 4}.${index % 5 === 4 ? '\n\n' : ' '}`,
-).join('');
+const text = Array.from({ length: 30 }, (_, index) => `Fact ${index} concerns subject ${index % 4}.${index % 5 === 4 ? '\n\n' : ' '}`).join(
+  '',
+);
 const source: Document = { id: 'book', text, metadata: { shelf: 'A' } };
 
 describe('createHierarchicalSplitter', () => {

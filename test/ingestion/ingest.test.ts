@@ -142,9 +142,9 @@ describe('ingest', () => {
       isRetryable: false,
     });
     const { model, calls } = mockModel({ failures: 1, error });
-    await expect(
-      ingest({ documents, embeddingModel: model, store: recordingStore(), initialRetryDelayMs: 1 }),
-    ).rejects.toMatchObject({ component: 'embedding-model' });
+    await expect(ingest({ documents, embeddingModel: model, store: recordingStore(), initialRetryDelayMs: 1 })).rejects.toMatchObject({
+      component: 'embedding-model',
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -221,9 +221,7 @@ describe('ingest', () => {
     expect(again).toMatchObject({ chunks: 10, added: 0, skipped: 10 });
     expect(calls.flat()).toHaveLength(embeddedFirst);
 
-    const edited = documents.map((document, index) =>
-      index === 3 ? { ...document, text: 'Document 3 rewritten.' } : document,
-    );
+    const edited = documents.map((document, index) => (index === 3 ? { ...document, text: 'Document 3 rewritten.' } : document));
     const afterEdit = await ingest({ documents: edited, embeddingModel: model, store, manifest });
     expect(afterEdit).toMatchObject({ added: 1, skipped: 9 });
     expect(calls.at(-1)).toEqual(['Document 3 rewritten.']);
@@ -279,9 +277,7 @@ describe('ingest', () => {
     await expect(failure).rejects.toThrow('user cancelled');
     expect(calls).toHaveLength(2);
     expect(store.added).toHaveLength(2);
-    await expect(
-      ingest({ documents, embeddingModel: model, store, abortSignal: AbortSignal.abort() }),
-    ).rejects.toThrow(/abort/i);
+    await expect(ingest({ documents, embeddingModel: model, store, abortSignal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
     expect(calls).toHaveLength(2);
   });
 

@@ -1,21 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
 import { AdvisorArgumentError } from '../../src/errors/index.ts';
-import { createInMemoryIngestionManifest, createRecursiveCharacterSplitter, ingest, type DocumentSplitter } from '../../src/ingestion/index.ts';
+import {
+  createInMemoryIngestionManifest,
+  createRecursiveCharacterSplitter,
+  ingest,
+  type DocumentSplitter,
+} from '../../src/ingestion/index.ts';
 import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
 import type { VectorStore } from '../../src/retrieval/vector-store.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
 
-const sentences = ['Cats sleep all day.', 'Dogs play in the park.', 'Cars need an engine.', 'Kittens chase string.', 'Puppies chew shoes.', 'Vehicles need fuel.'];
+const sentences = [
+  'Cats sleep all day.',
+  'Dogs play in the park.',
+  'Cars need an engine.',
+  'Kittens chase string.',
+  'Puppies chew shoes.',
+  'Vehicles need fuel.',
+];
 const handbook = (count: number): Document => ({ id: 'handbook', text: sentences.slice(0, count).join(' '), metadata: { tenant: 'acme' } });
 const other: Document = { id: 'other', text: 'Felines and canines.', metadata: { tenant: 'acme' } };
 const splitter = createRecursiveCharacterSplitter({ chunkSize: 24, chunkOverlap: 0 });
 /** One chunk per sentence, with the document's metadata only: a sentence keeps its content hash whatever the length of the text. */
 const sentenceSplitter: DocumentSplitter = {
   split: (documents) =>
-    documents.flatMap((document) => document.text.split(/(?<=\.) /).map((text, index) => ({ id: `${document.id}#${index}`, text, metadata: { ...document.metadata } }))),
+    documents.flatMap((document) =>
+      document.text.split(/(?<=\.) /).map((text, index) => ({ id: `${document.id}#${index}`, text, metadata: { ...document.metadata } })),
+    ),
 };
 const embeddingModel = createTopicEmbeddingModel();
 
@@ -47,7 +61,8 @@ function describeReIngestion(name: string, createStore: () => VectorStore) {
     it('adds a deleted chunk again when a later version brings it back unchanged', async () => {
       const store = createStore();
       const manifest = createInMemoryIngestionManifest();
-      const ingestWithSentences = (document: Document) => ingest({ documents: [document], splitter: sentenceSplitter, embeddingModel, store, manifest });
+      const ingestWithSentences = (document: Document) =>
+        ingest({ documents: [document], splitter: sentenceSplitter, embeddingModel, store, manifest });
       await ingestWithSentences(handbook(6));
       expect(await ingestWithSentences(handbook(2))).toMatchObject({ added: 0, skipped: 2, deleted: 4 });
 
@@ -66,7 +81,17 @@ function describeReIngestion(name: string, createStore: () => VectorStore) {
       let calls = 0;
       failingOnce.doEmbed = (options) => (calls++ === 0 ? Promise.reject(new Error('503 upstream')) : doEmbed(options));
 
-      const partial = await ingest({ documents: [edited], splitter, embeddingModel: failingOnce, store, manifest, batchSize: 1, concurrency: 1, maxRetries: 0, onBatchError: 'continue' });
+      const partial = await ingest({
+        documents: [edited],
+        splitter,
+        embeddingModel: failingOnce,
+        store,
+        manifest,
+        batchSize: 1,
+        concurrency: 1,
+        maxRetries: 0,
+        onBatchError: 'continue',
+      });
       expect(partial).toMatchObject({ added: 1, failed: 1, deleted: 0 });
       expect(await searchableIds(store)).toHaveLength(6);
 
@@ -93,8 +118,8 @@ describeReIngestion('Qdrant', () =>
 describe('re-ingestion needs a store that can delete', () => {
   it('refuses a manifest with a store that has no delete, before embedding anything', async () => {
     const store = { add: async () => {} };
-    await expect(ingest({ documents: [handbook(2)], splitter, embeddingModel, store, manifest: createInMemoryIngestionManifest() })).rejects.toBeInstanceOf(
-      AdvisorArgumentError,
-    );
+    await expect(
+      ingest({ documents: [handbook(2)], splitter, embeddingModel, store, manifest: createInMemoryIngestionManifest() }),
+    ).rejects.toBeInstanceOf(AdvisorArgumentError);
   });
 });

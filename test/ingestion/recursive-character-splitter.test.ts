@@ -14,9 +14,7 @@ const source = { id: 'guide', text, metadata: { author: 'ada' } };
 describe('createRecursiveCharacterSplitter', () => {
   it('keeps every chunk within chunkSize and every chunk an exact slice at its offsets', () => {
     for (const chunkSize of [20, 50, 90, 200]) {
-      const chunks = createRecursiveCharacterSplitter({ chunkSize, chunkOverlap: Math.floor(chunkSize / 4) }).split([
-        source,
-      ]);
+      const chunks = createRecursiveCharacterSplitter({ chunkSize, chunkOverlap: Math.floor(chunkSize / 4) }).split([source]);
       for (const chunk of chunks) {
         expect(chunk.text.length).toBeLessThanOrEqual(chunkSize);
         const { startOffset, endOffset } = chunk.metadata as { startOffset: number; endOffset: number };

@@ -51,9 +51,7 @@ describe('createSentenceSplitter', () => {
   });
 
   it('cuts a sentence longer than chunkSize at words', () => {
-    const chunks = createSentenceSplitter({ chunkSize: 20 }).splitText(
-      'This single sentence is much longer than twenty characters.',
-    );
+    const chunks = createSentenceSplitter({ chunkSize: 20 }).splitText('This single sentence is much longer than twenty characters.');
     expect(chunks.length).toBeGreaterThan(2);
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(20);
     expect(chunks.join(' ')).toBe('This single sentence is much longer than twenty characters.');

@@ -12,9 +12,7 @@ describe('loadFile', () => {
       'd.pdf': await makePdf(['Page one']),
       'e.docx': await makeDocx('Heading', ['Body']),
     });
-    const mediaTypes = await Promise.all(
-      Object.values(paths).map(async (path) => (await loadFile(path))[0].metadata.mediaType),
-    );
+    const mediaTypes = await Promise.all(Object.values(paths).map(async (path) => (await loadFile(path))[0].metadata.mediaType));
     expect(mediaTypes).toEqual(['text/plain', 'text/markdown', 'text/html', 'application/pdf', DOCX_MEDIA_TYPE]);
   });
 

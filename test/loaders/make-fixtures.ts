@@ -21,10 +21,7 @@ export async function makeDocx(heading: string, paragraphs: readonly string[]): 
   const document = new DocxDocument({
     sections: [
       {
-        children: [
-          new Paragraph({ text: heading, heading: HeadingLevel.HEADING_1 }),
-          ...paragraphs.map((text) => new Paragraph(text)),
-        ],
+        children: [new Paragraph({ text: heading, heading: HeadingLevel.HEADING_1 }), ...paragraphs.map((text) => new Paragraph(text))],
       },
     ],
   });

@@ -28,7 +28,9 @@ function toolIds(messages: readonly ModelMessage[], type: 'tool-call' | 'tool-re
   return messages.flatMap((message) =>
     typeof message.content === 'string'
       ? []
-      : (message.content as Array<{ type: string; toolCallId?: string }>).filter((part) => part.type === type).map((part) => part.toolCallId!),
+      : (message.content as Array<{ type: string; toolCallId?: string }>)
+          .filter((part) => part.type === type)
+          .map((part) => part.toolCallId!),
   );
 }
 
@@ -97,7 +99,10 @@ describe('createChatMemory', () => {
     const system: ModelMessage = { role: 'system', content: 'Answer in one sentence about geography.' };
     await memory.appendTurn('c', [system, user('Start.'), answer('Ok.')]);
     for (let turn = 0; turn < 30; turn++) {
-      await memory.appendTurn('c', [user(`Question ${turn}: what is the capital of country number ${turn}?`), answer(`It is city ${turn}, a lovely place.`)]);
+      await memory.appendTurn('c', [
+        user(`Question ${turn}: what is the capital of country number ${turn}?`),
+        answer(`It is city ${turn}, a lovely place.`),
+      ]);
     }
     const messages = await memory.messages('c');
     const cost = (list: readonly ModelMessage[]) => list.reduce((sum, message) => sum + countMessageTokens(message, tokenizer), 0);
@@ -135,7 +140,10 @@ describe('createChatMemory', () => {
 
   it('never returns a dangling tool call even if one was stored', async () => {
     const memory = createChatMemory({ window: false });
-    await memory.appendTurn('c', [user('weather?'), { role: 'assistant', content: [{ type: 'text', text: 'Checking' }, ...(toolCall('t9').content as [])] }]);
+    await memory.appendTurn('c', [
+      user('weather?'),
+      { role: 'assistant', content: [{ type: 'text', text: 'Checking' }, ...(toolCall('t9').content as [])] },
+    ]);
     const messages = await memory.messages('c');
     expect(messages).toEqual([user('weather?'), { role: 'assistant', content: [{ type: 'text', text: 'Checking' }] }]);
   });
@@ -168,7 +176,10 @@ describe('createChatMemory', () => {
       operation: 'append',
     });
     const hanging: ChatMemoryStore = { ...failing, read: () => new Promise(() => undefined) };
-    await expect(createChatMemory({ store: hanging, timeout: 20 }).read('c')).rejects.toMatchObject({ name: 'AdvisorTimeoutError', component: 'memory-store' });
+    await expect(createChatMemory({ store: hanging, timeout: 20 }).read('c')).rejects.toMatchObject({
+      name: 'AdvisorTimeoutError',
+      component: 'memory-store',
+    });
     const controller = new AbortController();
     const pending = createChatMemory({ store: hanging }).read('c', { abortSignal: controller.signal });
     controller.abort();
@@ -345,7 +356,9 @@ describe('createChatMemory: idempotent appends', () => {
     for (const key of ['', 'k'.repeat(513), 'nul\u0000', 3 as never]) {
       await expect(memory.appendTurn('c', [user('q')], { key })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'key' });
     }
-    await expect(memory.appendTurn('c', [user('q')], { metadata: { turnId: 't'.repeat(600) } })).rejects.toMatchObject({ argument: 'metadata.turnId' });
+    await expect(memory.appendTurn('c', [user('q')], { metadata: { turnId: 't'.repeat(600) } })).rejects.toMatchObject({
+      argument: 'metadata.turnId',
+    });
     expect(append).not.toHaveBeenCalled();
     expect((await memory.appendTurn('c', [user('q')], { key: 'k'.repeat(512) })).outcome).toBe('stored');
     expect(() => createChatMemory({ keepProviderItemIds: 'yes' as never })).toThrow(/keepProviderItemIds/);
@@ -383,4 +396,3 @@ describe('createChatMemory: provider item ids', () => {
     expect(await memory.messages('c')).toEqual([user('hi'), withItemIds]);
   });
 });
-

@@ -10,7 +10,11 @@ export function everyMessageType(): ModelMessage[] {
     {
       role: 'user',
       content: [
-        { type: 'text', text: 'Describe these. Unicode: ñ 漢字 🙂, NUL \u0000 and "quotes"', providerOptions: { openai: { detail: 'low' } } },
+        {
+          type: 'text',
+          text: 'Describe these. Unicode: ñ 漢字 🙂, NUL \u0000 and "quotes"',
+          providerOptions: { openai: { detail: 'low' } },
+        },
         { type: 'image', image: bytes, mediaType: 'image/png' },
         { type: 'image', image: new URL('https://example.com/cat.png') },
         { type: 'file', data: Buffer.from('a pdf'), mediaType: 'application/pdf', filename: 'a.pdf' },
@@ -34,7 +38,13 @@ export function everyMessageType(): ModelMessage[] {
           // Inputs that look like codec tags or prototype keys must survive as plain data.
           input: { query: 'cats', nested: { '$ai-advisors': 'url', value: 'x' }, list: [1, null, true] },
         },
-        { type: 'tool-call', toolCallId: 'call-2', toolName: 'search', input: JSON.parse('{"__proto__": {"polluted": true}}'), providerExecuted: true },
+        {
+          type: 'tool-call',
+          toolCallId: 'call-2',
+          toolName: 'search',
+          input: JSON.parse('{"__proto__": {"polluted": true}}'),
+          providerExecuted: true,
+        },
         { type: 'tool-result', toolCallId: 'call-2', toolName: 'search', output: { type: 'json', value: { hits: 3 } } },
         { type: 'custom', kind: 'openai.compaction', providerOptions: { openai: { id: 'c1' } } },
       ],
@@ -42,7 +52,12 @@ export function everyMessageType(): ModelMessage[] {
     {
       role: 'tool',
       content: [
-        { type: 'tool-result', toolCallId: 'call-1', toolName: 'lookup', output: { type: 'json', value: { found: ['a', 'b'], score: 0.5 } } },
+        {
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          toolName: 'lookup',
+          output: { type: 'json', value: { found: ['a', 'b'], score: 0.5 } },
+        },
       ],
     },
     {
@@ -74,7 +89,13 @@ export function everyMessageType(): ModelMessage[] {
         },
       ],
     },
-    { role: 'assistant', content: [{ type: 'text', text: 'Here you go.' }, { type: 'file', data: bytes, mediaType: 'image/png' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Here you go.' },
+        { type: 'file', data: bytes, mediaType: 'image/png' },
+      ],
+    },
     { role: 'assistant', content: 'A plain string answer.', providerOptions: { openai: { itemId: 'msg_1' } } },
   ];
 }
@@ -135,9 +156,7 @@ export function describeStoreContract(name: string, createStore: () => SettlingC
       const conversation = id('order');
       for (let turn = 0; turn < 5; turn++) await store.appendTurn(conversation, userTurn(`q${turn}`));
       const all = await store.read(conversation);
-      expect(all.entries.map((entry) => entry.message.content)).toEqual(
-        [0, 1, 2, 3, 4].flatMap((turn) => [`q${turn}`, `re: q${turn}`]),
-      );
+      expect(all.entries.map((entry) => entry.message.content)).toEqual([0, 1, 2, 3, 4].flatMap((turn) => [`q${turn}`, `re: q${turn}`]));
       const tail = await store.read(conversation, { last: 3 });
       expect(tail.entries.map((entry) => entry.message.content)).toEqual(['re: q3', 'q4', 're: q4']);
       expect((await store.read(conversation, { last: 0 })).entries).toEqual([]);
@@ -158,7 +177,19 @@ export function describeStoreContract(name: string, createStore: () => SettlingC
     it('keeps conversations apart even when ids contain key separators, glob and escape characters', async () => {
       const store = createStore();
       const base = id('iso');
-      const ids = [base, `${base}:x`, `${base}*`, `${base}?`, `${base}[a-z]`, `${base}%3A`, `${base}%`, `${base}}`, `${base}{x}`, `${base}:messages`, `${base}' OR '1'='1`];
+      const ids = [
+        base,
+        `${base}:x`,
+        `${base}*`,
+        `${base}?`,
+        `${base}[a-z]`,
+        `${base}%3A`,
+        `${base}%`,
+        `${base}}`,
+        `${base}{x}`,
+        `${base}:messages`,
+        `${base}' OR '1'='1`,
+      ];
       await Promise.all(ids.map((conversation) => store.appendTurn(conversation, userTurn(conversation))));
       for (const conversation of ids) {
         const history = await store.read(conversation);
@@ -204,7 +235,10 @@ export function describeStoreContract(name: string, createStore: () => SettlingC
     it('rejects invalid append keys and attempt ids before touching the backend', async () => {
       const store = createStore();
       for (const bad of ['', 'k'.repeat(513), 'lone \uD800', 'nul\u0000', 7 as unknown as string]) {
-        await expect(store.appendTurn(id('key'), { ...userTurn('x'), key: bad })).rejects.toMatchObject({ name: 'AdvisorArgumentError', argument: 'key' });
+        await expect(store.appendTurn(id('key'), { ...userTurn('x'), key: bad })).rejects.toMatchObject({
+          name: 'AdvisorArgumentError',
+          argument: 'key',
+        });
         await expect(store.appendTurn(id('key'), { ...userTurn('x'), attemptId: bad })).rejects.toMatchObject({
           name: 'AdvisorArgumentError',
           argument: 'attemptId',
@@ -232,7 +266,9 @@ export function describeStoreContract(name: string, createStore: () => SettlingC
       const store = createStore();
       const conversation = id('concurrent-key');
       const key = crypto.randomUUID();
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, attempt) => store.appendTurn(conversation, { ...userTurn(`a${attempt}`), key })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, attempt) => store.appendTurn(conversation, { ...userTurn(`a${attempt}`), key })),
+      );
       expect(outcomes.filter((outcome) => outcome === 'stored')).toHaveLength(1);
       expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(19);
       const { entries } = await store.read(conversation);

@@ -18,8 +18,14 @@ describe('token counts stored with each message', () => {
     const { tokenizer, counted } = countingTokenizer();
     const memory = createChatMemory({ window: tokenWindow({ maxTokens: 100, tokenizer }) });
     const long = 'word '.repeat(50_000);
-    await memory.appendTurn('c', [{ role: 'user', content: long }, { role: 'assistant', content: 'ok' }]);
-    await memory.appendTurn('c', [{ role: 'user', content: 'short question' }, { role: 'assistant', content: 'short answer' }]);
+    await memory.appendTurn('c', [
+      { role: 'user', content: long },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    await memory.appendTurn('c', [
+      { role: 'user', content: 'short question' },
+      { role: 'assistant', content: 'short answer' },
+    ]);
     const countedAtAppend = counted.length;
     expect(countedAtAppend).toBeGreaterThanOrEqual(4);
 

@@ -9,7 +9,13 @@ describe('stripProviderItemIds', () => {
       content: [
         { type: 'reasoning', text: 'r', providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc' } } },
         { type: 'text', text: 'Hi', providerOptions: { openai: { itemId: 'msg_1' }, anthropic: { cacheControl: { type: 'ephemeral' } } } },
-        { type: 'tool-call', toolCallId: 'c1', toolName: 'search', input: { itemId: 'kept: this is tool input' }, providerOptions: { openai: { itemId: 'fc_1' } } },
+        {
+          type: 'tool-call',
+          toolCallId: 'c1',
+          toolName: 'search',
+          input: { itemId: 'kept: this is tool input' },
+          providerOptions: { openai: { itemId: 'fc_1' } },
+        },
       ],
       providerOptions: { openai: { itemId: 'msg_1', store: true } },
     };
@@ -29,17 +35,26 @@ describe('stripProviderItemIds', () => {
       role: 'assistant',
       content: 'Hi',
     });
-    const stripped = stripProviderItemIds({ role: 'user', content: [{ type: 'text', text: 'q', providerOptions: { openai: { itemId: 'm' } } }] });
+    const stripped = stripProviderItemIds({
+      role: 'user',
+      content: [{ type: 'text', text: 'q', providerOptions: { openai: { itemId: 'm' } } }],
+    });
     expect(stripped).toEqual({ role: 'user', content: [{ type: 'text', text: 'q' }] });
     expect(Object.hasOwn((stripped.content as object[])[0], 'providerOptions')).toBe(false);
   });
 
   it('leaves the input unchanged and returns a message without item ids as is', () => {
-    const message: ModelMessage = { role: 'assistant', content: [{ type: 'text', text: 'Hi', providerOptions: { openai: { itemId: 'msg_1' } } }] };
+    const message: ModelMessage = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi', providerOptions: { openai: { itemId: 'msg_1' } } }],
+    };
     const copy = structuredClone(message);
     stripProviderItemIds(message);
     expect(message).toEqual(copy);
-    const clean: ModelMessage = { role: 'assistant', content: [{ type: 'text', text: 'Hi', providerOptions: { anthropic: { signature: 's' } } }] };
+    const clean: ModelMessage = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi', providerOptions: { anthropic: { signature: 's' } } }],
+    };
     expect(stripProviderItemIds(clean)).toBe(clean);
     const text: ModelMessage = { role: 'user', content: 'plain' };
     expect(stripProviderItemIds(text)).toBe(text);

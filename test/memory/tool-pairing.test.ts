@@ -36,7 +36,13 @@ describe('removeOrphanToolParts', () => {
 
   it('returns a complete history unchanged', () => {
     const messages: ModelMessage[] = [
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 't', input: {}, providerExecuted: true }, { type: 'tool-result', toolCallId: 'a', toolName: 't', output: { type: 'json', value: 1 } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'a', toolName: 't', input: {}, providerExecuted: true },
+          { type: 'tool-result', toolCallId: 'a', toolName: 't', output: { type: 'json', value: 1 } },
+        ],
+      },
     ];
     expect(removeOrphanToolParts(messages)).toEqual(messages);
   });
@@ -100,14 +106,13 @@ describe('removeOrphanToolParts heals histories that providers reject', () => {
   it('keeps the open calls at the end only when asked, and lists them', () => {
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Delete the draft and tell me where I am' },
-      { role: 'assistant', content: [call('server', 'search'), call('client', 'getLocation'), call('risky', 'deleteFile'), approvalRequest('ap1', 'risky')] },
+      {
+        role: 'assistant',
+        content: [call('server', 'search'), call('client', 'getLocation'), call('risky', 'deleteFile'), approvalRequest('ap1', 'risky')],
+      },
       { role: 'tool', content: [result('server', 'found', 'search')] },
     ];
-    expect(removeOrphanToolParts(messages)).toEqual([
-      messages[0],
-      { role: 'assistant', content: [call('server', 'search')] },
-      messages[2],
-    ]);
+    expect(removeOrphanToolParts(messages)).toEqual([messages[0], { role: 'assistant', content: [call('server', 'search')] }, messages[2]]);
     expect(removeOrphanToolParts(messages, { keepOpenToolCalls: true })).toEqual(messages);
     expect(openToolCalls(messages)).toEqual([
       { toolCallId: 'client', toolName: 'getLocation' },

@@ -21,7 +21,10 @@ describe('a window smaller than one turn', () => {
 
   it('applies to token windows too, and to the newest turn only: older turns stay out', async () => {
     const memory = createChatMemory({ window: tokenWindow({ maxTokens: 12, tokenizer: wordTokenizer, tokensPerMessage: 1 }) });
-    await memory.appendTurn('c-tokens', [{ role: 'user', content: 'an older turn' }, { role: 'assistant', content: 'its answer' }]);
+    await memory.appendTurn('c-tokens', [
+      { role: 'user', content: 'an older turn' },
+      { role: 'assistant', content: 'its answer' },
+    ]);
     await memory.appendTurn('c-tokens', oneLongTurn);
     const kept = await memory.messages('c-tokens');
     expect(kept.at(-1)).toEqual(oneLongTurn.at(-1));
@@ -45,8 +48,14 @@ describe('a window smaller than one turn', () => {
 describe('messageWindow size limit', () => {
   it('keeps a huge stored message out of the history sent to the model, by default', async () => {
     const memory = createChatMemory();
-    await memory.appendTurn('c-size', [{ role: 'user', content: 'x'.repeat(5_000_000) }, { role: 'assistant', content: 'That is long.' }]);
-    await memory.appendTurn('c-size', [{ role: 'user', content: 'Short question?' }, { role: 'assistant', content: 'Short answer.' }]);
+    await memory.appendTurn('c-size', [
+      { role: 'user', content: 'x'.repeat(5_000_000) },
+      { role: 'assistant', content: 'That is long.' },
+    ]);
+    await memory.appendTurn('c-size', [
+      { role: 'user', content: 'Short question?' },
+      { role: 'assistant', content: 'Short answer.' },
+    ]);
     const history = await memory.messages('c-size');
     expect(history).toEqual([
       { role: 'user', content: 'Short question?' },

@@ -14,7 +14,11 @@ const weather = tool({
 describe('memory through the middleware', () => {
   it('stores the whole tool-loop turn once, and the next turn sees it as history', async () => {
     const memory = createChatMemory({ window: false });
-    const inner = mockModel([toolCallParts('weather', { city: 'Paris' }), textParts(['It is sunny in Paris.']), textParts(['You asked about Paris.'])]);
+    const inner = mockModel([
+      toolCallParts('weather', { city: 'Paris' }),
+      textParts(['It is sunny in Paris.']),
+      textParts(['You asked about Paris.']),
+    ]);
     const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
     const providerOptions = { advisors: { conversationId: 'mw-1' } };
 
@@ -28,7 +32,14 @@ describe('memory through the middleware', () => {
     const lastCall = inner.doStreamCalls.at(-1)!;
     expect(promptText(lastCall)).toContain('user: Weather in Paris?');
     expect(promptText(lastCall)).toContain('assistant: It is sunny in Paris.');
-    expect((await memory.messages('mw-1')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+    expect((await memory.messages('mw-1')).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
   });
 
   it('has the turn stored by the time the chat client stream has closed', async () => {

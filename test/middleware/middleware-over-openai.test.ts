@@ -18,7 +18,9 @@ function toolCallIds(request: FixtureRequest): string[] {
 }
 
 function endsWithToolResult(request: FixtureRequest): boolean {
-  return request.endpoint === 'chat' ? request.body.messages.at(-1)?.role === 'tool' : request.body.input.at(-1)?.type === 'function_call_output';
+  return request.endpoint === 'chat'
+    ? request.body.messages.at(-1)?.role === 'tool'
+    : request.body.input.at(-1)?.type === 'function_call_output';
 }
 
 let calls = 0;
@@ -59,15 +61,29 @@ describe.each(['chat', 'responses'] as const)('advisorMiddleware over the real @
     const providerOptions = { advisors: { conversationId: `stop-${api}` } };
     const first = streamText({ model, tools: { lookup }, prompt: 'Look it up', providerOptions });
     await first.consumeStream();
-    expect((await memory.read(`stop-${api}`, { keepOpenToolCalls: true })).map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
+    expect((await memory.read(`stop-${api}`, { keepOpenToolCalls: true })).map((entry) => entry.message.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
 
     const history = [{ role: 'user' as const, content: 'Look it up' }, ...(await first.response).messages];
     const next = streamText({ model, messages: history, providerOptions });
     expect(await next.text).toMatch(/^answer for call_/);
     fixture.enqueue({ type: 'text', text: 'You are welcome.' });
-    const later = streamText({ model, messages: [...history, ...(await next.response).messages, { role: 'user', content: 'Thanks' }], providerOptions });
+    const later = streamText({
+      model,
+      messages: [...history, ...(await next.response).messages, { role: 'user', content: 'Thanks' }],
+      providerOptions,
+    });
     await later.consumeStream();
-    expect((await memory.messages(`stop-${api}`)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+    expect((await memory.messages(`stop-${api}`)).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
   });
 
   it('keeps 8 identical concurrent turns in one conversation apart: each stored once, each step sees only its own calls, every after hook runs', async () => {
@@ -76,8 +92,16 @@ describe.each(['chat', 'responses'] as const)('advisorMiddleware over the real @
     const model = wrapped(memory, afters);
     const before = fixture.requests.length;
     await Promise.all(
-      Array.from({ length: 8 }, () =>
-        streamText({ model, tools: { lookup }, stopWhen: isStepCount(3), prompt: 'Look it up', providerOptions: { advisors: { conversationId: `same-${api}` } } }).text,
+      Array.from(
+        { length: 8 },
+        () =>
+          streamText({
+            model,
+            tools: { lookup },
+            stopWhen: isStepCount(3),
+            prompt: 'Look it up',
+            providerOptions: { advisors: { conversationId: `same-${api}` } },
+          }).text,
       ),
     );
     const continuations = fixture.requests.slice(before).filter(endsWithToolResult);
@@ -87,7 +111,13 @@ describe.each(['chat', 'responses'] as const)('advisorMiddleware over the real @
     const stored = await memory.messages(`same-${api}`);
     expect(stored.filter((message) => message.role === 'user')).toHaveLength(8);
     expect(stored.filter((message) => message.role === 'tool')).toHaveLength(8);
-    expect(new Set(stored.flatMap((message) => (message.role === 'tool' ? message.content.map((part) => (part.type === 'tool-result' ? part.toolCallId : '')) : [])))).toHaveProperty('size', 8);
+    expect(
+      new Set(
+        stored.flatMap((message) =>
+          message.role === 'tool' ? message.content.map((part) => (part.type === 'tool-result' ? part.toolCallId : '')) : [],
+        ),
+      ),
+    ).toHaveProperty('size', 8);
   });
 
   it('runs 50 identical turns across conversations, each stored once', async () => {
@@ -95,7 +125,18 @@ describe.each(['chat', 'responses'] as const)('advisorMiddleware over the real @
     const afters: AdvisedResponse[] = [];
     const model = wrapped(memory, afters);
     const ids = Array.from({ length: 50 }, (_, index) => `many-${api}-${index}`);
-    await Promise.all(ids.map((conversationId) => streamText({ model, tools: { lookup }, stopWhen: isStepCount(3), prompt: 'Look it up', providerOptions: { advisors: { conversationId } } }).text));
+    await Promise.all(
+      ids.map(
+        (conversationId) =>
+          streamText({
+            model,
+            tools: { lookup },
+            stopWhen: isStepCount(3),
+            prompt: 'Look it up',
+            providerOptions: { advisors: { conversationId } },
+          }).text,
+      ),
+    );
     expect(afters).toHaveLength(100);
     for (const conversationId of ids) {
       expect((await memory.messages(conversationId)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -103,7 +144,13 @@ describe.each(['chat', 'responses'] as const)('advisorMiddleware over the real @
   });
 
   it('retries a 500 exactly as the bare model does and throws the same error types', async () => {
-    const serverError: OpenAIFixtureReply = { type: 'error', status: 500, message: 'The server had an error', errorType: 'server_error', headers: { 'retry-after-ms': '1' } };
+    const serverError: OpenAIFixtureReply = {
+      type: 'error',
+      status: 500,
+      message: 'The server had an error',
+      errorType: 'server_error',
+      headers: { 'retry-after-ms': '1' },
+    };
     const run = async (model: LanguageModel) => {
       fixture.enqueue(serverError, serverError, serverError);
       const before = fixture.requests.length;

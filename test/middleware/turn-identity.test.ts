@@ -89,18 +89,23 @@ describe('advisorMiddleware turn identity', () => {
     const memory = createChatMemory({ window: false });
     const befores: string[] = [];
     const afters: AdvisedResponse[] = [];
-    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), recorder(befores, afters)]) });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), recorder(befores, afters)]),
+    });
     const lookup = lookupTool();
 
     const texts = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        streamText({
-          model,
-          tools: { lookup },
-          stopWhen: isStepCount(3),
-          prompt: 'Look it up',
-          providerOptions: { advisors: { conversationId: 'same-conversation' } },
-        }).text,
+      Array.from(
+        { length: 8 },
+        () =>
+          streamText({
+            model,
+            tools: { lookup },
+            stopWhen: isStepCount(3),
+            prompt: 'Look it up',
+            providerOptions: { advisors: { conversationId: 'same-conversation' } },
+          }).text,
       ),
     );
 
@@ -117,7 +122,10 @@ describe('advisorMiddleware turn identity', () => {
     const stored = await memory.messages('same-conversation');
     expect(stored.filter((message) => message.role === 'user')).toHaveLength(8);
     expect(stored.filter((message) => message.role === 'tool')).toHaveLength(8);
-    const answers = stored.filter((message) => message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((part) => part.type === 'text'));
+    const answers = stored.filter(
+      (message) =>
+        message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((part) => part.type === 'text'),
+    );
     expect(answers).toHaveLength(8);
   });
 
@@ -126,19 +134,30 @@ describe('advisorMiddleware turn identity', () => {
     const memory = createChatMemory({ window: false });
     const befores: string[] = [];
     const afters: AdvisedResponse[] = [];
-    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), recorder(befores, afters)]) });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), recorder(befores, afters)]),
+    });
     const lookup = lookupTool();
     const ids = Array.from({ length: 50 }, (_, index) => `conversation-${index}`);
 
     await Promise.all(
-      ids.map((conversationId) =>
-        streamText({ model, tools: { lookup }, stopWhen: isStepCount(3), prompt: 'Look it up', providerOptions: { advisors: { conversationId } } }).text,
+      ids.map(
+        (conversationId) =>
+          streamText({
+            model,
+            tools: { lookup },
+            stopWhen: isStepCount(3),
+            prompt: 'Look it up',
+            providerOptions: { advisors: { conversationId } },
+          }).text,
       ),
     );
 
     expect(befores.sort()).toEqual([...ids].sort());
     expect(afters).toHaveLength(100);
-    for (const prompt of prompts.filter((candidate) => candidate.at(-1)!.role === 'tool')) expect(new Set(toolCallIds(prompt)).size).toBe(1);
+    for (const prompt of prompts.filter((candidate) => candidate.at(-1)!.role === 'tool'))
+      expect(new Set(toolCallIds(prompt)).size).toBe(1);
     for (const conversationId of ids) {
       expect((await memory.messages(conversationId)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     }
@@ -186,7 +205,12 @@ describe('advisorMiddleware turn identity', () => {
           if (call === 'generate') await generateText({ model, prompt: 'Hi', maxRetries: 2 });
           else {
             let error: unknown;
-            await streamText({ model, prompt: 'Hi', maxRetries: 2, onError: ({ error: streamError }) => void (error = streamError) }).consumeStream();
+            await streamText({
+              model,
+              prompt: 'Hi',
+              maxRetries: 2,
+              onError: ({ error: streamError }) => void (error = streamError),
+            }).consumeStream();
             return error;
           }
         } catch (error) {

@@ -62,7 +62,10 @@ describe('createOfflineModel', () => {
   it('reads documents sent as a user message of their own, before or after the question', async () => {
     const context = user(formatDocumentContext(curie));
     const question = user('How tall is the Eiffel Tower?');
-    for (const prompt of [[context, question], [question, context]]) {
+    for (const prompt of [
+      [context, question],
+      [question, context],
+    ]) {
       expect(await answer(model, prompt)).toContain('330 metres tall. [2]');
     }
   });
@@ -124,9 +127,7 @@ describe('createOfflineModel', () => {
   });
 
   it('matches Chinese questions to Chinese documents through word segmentation', async () => {
-    const documents: Document[] = [
-      { id: 'zh', text: '居里夫人是物理学家。她出生于华沙。她获得了两次诺贝尔奖。', metadata: {} },
-    ];
+    const documents: Document[] = [{ id: 'zh', text: '居里夫人是物理学家。她出生于华沙。她获得了两次诺贝尔奖。', metadata: {} }];
     const text = await answer(model, ragPrompt('居里夫人获得了什么奖？', documents));
     expect(text).toContain('她获得了两次诺贝尔奖。 [1]');
     expect(text).not.toContain('华沙');
@@ -146,7 +147,12 @@ describe('createOfflineModel', () => {
     let executed = false;
     const result = await generateText({
       model,
-      messages: [{ role: 'user', content: renderContextTemplate({ question: 'How tall is the Eiffel Tower?', context: formatDocumentContext(curie) }) }],
+      messages: [
+        {
+          role: 'user',
+          content: renderContextTemplate({ question: 'How tall is the Eiffel Tower?', context: formatDocumentContext(curie) }),
+        },
+      ],
       tools: {
         weather: tool({
           description: 'Weather for a city',
@@ -173,7 +179,11 @@ describe('createOfflineModel', () => {
     const reader = stream.getReader();
     await reader.read();
     during.abort(new Error('cancelled mid-answer'));
-    await expect((async () => { for (;;) if ((await reader.read()).done) return; })()).rejects.toThrow('cancelled mid-answer');
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    ).rejects.toThrow('cancelled mid-answer');
   });
 
   it('validates its options', () => {

@@ -56,7 +56,10 @@ export async function packLibrary({ directory }: { directory: string }): Promise
 /** Creates an empty app in `directory` and installs `packages` into it as a user's `npm install` would. */
 export async function createApp({ directory, packages }: { directory: string; packages: readonly string[] }): Promise<string> {
   await mkdir(directory, { recursive: true });
-  await writeFile(path.join(directory, 'package.json'), `${JSON.stringify({ name: 'packed-app', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    path.join(directory, 'package.json'),
+    `${JSON.stringify({ name: 'packed-app', private: true, type: 'module' }, null, 2)}\n`,
+  );
   await installInto({ app: directory, packages });
   return directory;
 }

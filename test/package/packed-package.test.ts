@@ -81,7 +81,8 @@ describe('the packed package, installed in a fresh app with only its runtime dep
       const { sources, sourceRoot = '' } = JSON.parse(await readFile(map, 'utf8')) as { sources: string[]; sourceRoot?: string };
       for (const source of sources) {
         const file = path.resolve(path.dirname(map), sourceRoot, source);
-        if (!file.startsWith(`${installed}${path.sep}`) || !existsSync(file)) unresolved.push(`${path.relative(installed, map)} → ${source}`);
+        if (!file.startsWith(`${installed}${path.sep}`) || !existsSync(file))
+          unresolved.push(`${path.relative(installed, map)} → ${source}`);
       }
     }
     expect(unresolved).toEqual([]);
@@ -91,8 +92,12 @@ describe('the packed package, installed in a fresh app with only its runtime dep
     const publint = await runCommand(path.join(ROOT, 'node_modules', '.bin', 'publint'), ['run', tarball, '--strict'], { cwd: work });
     expect(publint, publint.stdout + publint.stderr).toMatchObject({ code: 0 });
     expect(publint.stdout).toContain('All good!');
-    const attw = await runCommand(path.join(ROOT, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], { cwd: work });
-    const analysis = JSON.parse(attw.stdout) as { analysis: { problems: { kind: string; resolutionKind?: string; entrypoint?: string }[] } };
+    const attw = await runCommand(path.join(ROOT, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], {
+      cwd: work,
+    });
+    const analysis = JSON.parse(attw.stdout) as {
+      analysis: { problems: { kind: string; resolutionKind?: string; entrypoint?: string }[] };
+    };
     const visible = analysis.analysis.problems.filter((problem) => !['node10', 'node16-cjs'].includes(problem.resolutionKind ?? ''));
     expect(visible).toEqual([]);
     expect(attw.code, attw.stderr).toBe(0);
@@ -144,22 +149,43 @@ describe('the packed package, installed in a fresh app with only its runtime dep
       const required = await probe('require-entry-points.cjs', specifiers);
       for (const { specifier, source } of backendEntryPoints) {
         expect(imported[specifier], specifier).toEqual({ exports: await sourceExports(source) });
-        expect(required[specifier].error, specifier).toMatchObject({ code: 'ERR_REQUIRE_ASYNC_MODULE', message: expect.stringContaining('Use import() instead') });
+        expect(required[specifier].error, specifier).toMatchObject({
+          code: 'ERR_REQUIRE_ASYNC_MODULE',
+          message: expect.stringContaining('Use import() instead'),
+        });
       }
     }, 60_000);
 
     it('type-checks an app that imports every entry point from ESM and from CommonJS (module NodeNext), with no export typed any', async () => {
-      const anyExports = 'type AnyExports<M> = { [K in keyof M]: 0 extends 1 & M[K] ? K : never }[keyof M];\ntype None<T extends never> = T;\n';
-      const esm = entryPoints.map(({ specifier }, index) => `import * as entry${index} from '${specifier}';\nexport type Check${index} = None<AnyExports<typeof entry${index}>>;\n`);
-      const cjs = plainEntryPoints.map(({ specifier }, index) => `import entry${index} = require('${specifier}');\nexport type Check${index} = None<AnyExports<typeof entry${index}>>;\n`);
+      const anyExports =
+        'type AnyExports<M> = { [K in keyof M]: 0 extends 1 & M[K] ? K : never }[keyof M];\ntype None<T extends never> = T;\n';
+      const esm = entryPoints.map(
+        ({ specifier }, index) =>
+          `import * as entry${index} from '${specifier}';\nexport type Check${index} = None<AnyExports<typeof entry${index}>>;\n`,
+      );
+      const cjs = plainEntryPoints.map(
+        ({ specifier }, index) =>
+          `import entry${index} = require('${specifier}');\nexport type Check${index} = None<AnyExports<typeof entry${index}>>;\n`,
+      );
       // A wrong import must fail, or the check proves nothing.
       const wrong = `import { notExported } from '${manifest.name}';\nexport const unused = notExported;\n`;
       await writeFile(path.join(app, 'entry-points.mts'), anyExports + esm.join(''));
       await writeFile(path.join(app, 'entry-points.cts'), anyExports + cjs.join(''));
       await writeFile(path.join(app, 'wrong-import.mts'), wrong);
-      const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2024', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
+      const compilerOptions = {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2024',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      };
       const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      await writeFile(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['entry-points.mts', 'entry-points.cts'] }));
+      await writeFile(
+        path.join(app, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions, files: ['entry-points.mts', 'entry-points.cts'] }),
+      );
       const checked = await runCommand(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app });
       expect(checked, checked.stdout).toMatchObject({ code: 0 });
       await writeFile(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['wrong-import.mts'] }));

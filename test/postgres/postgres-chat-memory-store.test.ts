@@ -61,10 +61,15 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       await pool.query(`DROP TABLE "${upgraded}_appends"`);
       await pool.query(
         `INSERT INTO "${upgraded}" (conversation_id, turn_seq, position, message, metadata) VALUES ('x', nextval('"${upgraded}_turn_seq"'), 1, $1, $2)`,
-        [JSON.stringify({ role: 'user', content: 'old' }), JSON.stringify({ turnId: 't0', createdAt: { '$ai-advisors': 'date', value: new Date().toISOString() } })],
+        [
+          JSON.stringify({ role: 'user', content: 'old' }),
+          JSON.stringify({ turnId: 't0', createdAt: { '$ai-advisors': 'date', value: new Date().toISOString() } }),
+        ],
       );
       const store = postgresChatMemoryStore({ pool, tableName: upgraded, createTables: false });
-      await expect(store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).rejects.toThrow(/_appends" does not exist/);
+      await expect(store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).rejects.toThrow(
+        /_appends" does not exist/,
+      );
       await pool.query(chatMemoryMigration({ tableName: upgraded }));
       expect(await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).toBe('stored');
       expect((await store.read('x')).entries.map((entry) => entry.message.content)).toEqual(['old', 'new']);
@@ -95,10 +100,9 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
 
   /** Backends of this pool waiting for a lock on the chat memory table. */
   async function waitingOnLocks(): Promise<number> {
-    const { rows } = await pool.query(
-      `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)`,
-      [`"${tableName}"`],
-    );
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)`, [
+      `"${tableName}"`,
+    ]);
     return rows[0].n;
   }
 });

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdvisorArgumentError } from '../../src/errors/index.ts';
-import {
-  DEFAULT_CONTEXT_TEMPLATE,
-  renderContextTemplate,
-  validateContextTemplate,
-} from '../../src/prompt/context-template.ts';
+import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../src/prompt/context-template.ts';
 import { formatDocumentContext, parseDocumentContext } from '../../src/prompt/document-context.ts';
 
 describe('renderContextTemplate', () => {

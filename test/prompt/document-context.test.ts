@@ -49,10 +49,9 @@ describe('formatDocumentContext', () => {
   });
 
   it('renders only the chosen metadata keys, in order, escaping their values', () => {
-    const text = formatDocumentContext(
-      [doc('a', 'x', { source: 'wiki "fr"', year: 2024, secret: 'hidden', tags: ['a', 'b'] })],
-      { metadataKeys: ['year', 'source', 'tags'] },
-    );
+    const text = formatDocumentContext([doc('a', 'x', { source: 'wiki "fr"', year: 2024, secret: 'hidden', tags: ['a', 'b'] })], {
+      metadataKeys: ['year', 'source', 'tags'],
+    });
     expect(text).toContain('<document index="1" id="a" year="2024" source="wiki &quot;fr&quot;" tags="[&quot;a&quot;,&quot;b&quot;]">');
     expect(text).not.toContain('hidden');
   });

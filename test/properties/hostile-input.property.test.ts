@@ -24,8 +24,40 @@ function typedOrResult<T>(work: () => T): { ok: true; value: T } | { ok: false; 
 }
 
 const filterTokens = fc.constantFrom(
-  'tenant', '==', '!=', '>=', '<', 'IN', 'NIN', 'NOT', 'AND', 'OR', '&&', '||', '(', ')', '[', ']', ',', 'IS', 'NULL',
-  "'a'", '"b"', "'", '"', '\\', '1', '-2.5e3', 'true', 'false', 'x.y', '\u0000', '\ud800', '😀', ' ', '\n',
+  'tenant',
+  '==',
+  '!=',
+  '>=',
+  '<',
+  'IN',
+  'NIN',
+  'NOT',
+  'AND',
+  'OR',
+  '&&',
+  '||',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  'IS',
+  'NULL',
+  "'a'",
+  '"b"',
+  "'",
+  '"',
+  '\\',
+  '1',
+  '-2.5e3',
+  'true',
+  'false',
+  'x.y',
+  '\u0000',
+  '\ud800',
+  '😀',
+  ' ',
+  '\n',
 );
 const hostileFilterText = fc.oneof(
   fc.string({ maxLength: 60, unit: 'binary' }),
@@ -60,9 +92,19 @@ describe('hostile filter text', () => {
     const memory = createChatMemory();
     let searches = 0;
     const vectorStore = createInMemoryVectorStore({ dimensions: 2 });
-    const countingStore = { ...vectorStore, name: 'counting', search: (request: Parameters<typeof vectorStore.search>[0]) => (searches++, vectorStore.search({ ...request, query: undefined, vector: [1, 0] })) };
+    const countingStore = {
+      ...vectorStore,
+      name: 'counting',
+      search: (request: Parameters<typeof vectorStore.search>[0]) => (
+        searches++,
+        vectorStore.search({ ...request, query: undefined, vector: [1, 0] })
+      ),
+    };
     const model = mockModel([textParts(['ok'])]);
-    const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ vectorStore: countingStore })] });
+    const chat = createChatClient({
+      model,
+      advisors: [messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ vectorStore: countingStore })],
+    });
     await fc.assert(
       fc.asyncProperty(hostileFilterText, async (text) => {
         if (typedOrResult(() => resolveFilter(text)).ok) return;
@@ -85,7 +127,15 @@ const hostileText = fc.oneof(
   fc.constantFrom('', ' ', '\ud800', '\udfff lone', '\u0000', 'x'.repeat(200_000)),
 );
 const hostileMessage = fc.oneof(
-  fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'system', 'admin', '', 'USER'), content: fc.oneof(hostileText, fc.constant(null), fc.constant([]), fc.array(fc.record({ type: fc.constantFrom('text', 'image', 'bogus'), text: hostileText }), { maxLength: 2 })) }),
+  fc.record({
+    role: fc.constantFrom('user', 'assistant', 'tool', 'system', 'admin', '', 'USER'),
+    content: fc.oneof(
+      hostileText,
+      fc.constant(null),
+      fc.constant([]),
+      fc.array(fc.record({ type: fc.constantFrom('text', 'image', 'bogus'), text: hostileText }), { maxLength: 2 }),
+    ),
+  }),
   fc.anything({ maxDepth: 2 }),
 );
 
@@ -129,10 +179,33 @@ describe('hostile option objects', () => {
     questionAnswerAdvisor,
     createInMemoryVectorStore,
   };
-  const optionValue = fc.oneof(fc.anything({ maxDepth: 1 }), fc.constantFrom(-1, 0, Number.NaN, Infinity, '', null, {}, [], () => {}));
+  const optionValue = fc.oneof(
+    fc.anything({ maxDepth: 1 }),
+    fc.constantFrom(-1, 0, Number.NaN, Infinity, '', null, {}, [], () => {}),
+  );
   const options = fc.oneof(
     fc.anything({ maxDepth: 2 }),
-    fc.dictionary(fc.constantFrom('model', 'memory', 'store', 'window', 'timeout', 'topK', 'minScore', 'filter', 'vectorStore', 'order', 'name', 'onAbort', 'dimensions', 'advisors', 'temprature'), optionValue, { maxKeys: 4 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'model',
+        'memory',
+        'store',
+        'window',
+        'timeout',
+        'topK',
+        'minScore',
+        'filter',
+        'vectorStore',
+        'order',
+        'name',
+        'onAbort',
+        'dimensions',
+        'advisors',
+        'temprature',
+      ),
+      optionValue,
+      { maxKeys: 4 },
+    ),
   );
 
   it.each(Object.keys(factories))('%s either builds or throws AdvisorArgumentError, never a TypeError', (name) => {

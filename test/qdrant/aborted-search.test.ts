@@ -71,7 +71,12 @@ describe('an aborted Qdrant search closes its request at once', () => {
 
   it('a search past its deadline closes its request too', async () => {
     const store = await storeBehindProxy();
-    const hurried = createQdrantVectorStore({ url: `http://${proxy.host}:${proxy.port}`, collection: store.collection, embeddingModel: createTopicEmbeddingModel(), timeoutMs: 200 });
+    const hurried = createQdrantVectorStore({
+      url: `http://${proxy.host}:${proxy.port}`,
+      collection: store.collection,
+      embeddingModel: createTopicEmbeddingModel(),
+      timeoutMs: 200,
+    });
     await hurried.search({ query: 'cat', topK: 1 });
     proxy.setMode('stall');
     const closedBefore = proxy.clientClosedWhileStalled;

@@ -19,7 +19,12 @@ const documents: Document[] = [
   { id: 'car-2', text: 'Vehicle maintenance for cars', metadata: { genre: 'tech', rating: 3.5, draft: true, year: 2022, author: 'Ann' } },
 ];
 
-const compare = (key: string, operator: '==' | '!=' | '>' | '>=' | '<' | '<=', value: string | number | boolean): FilterExpression => ({ type: 'compare', key, operator, value });
+const compare = (key: string, operator: '==' | '!=' | '>' | '>=' | '<' | '<=', value: string | number | boolean): FilterExpression => ({
+  type: 'compare',
+  key,
+  operator,
+  value,
+});
 
 let fixture: QdrantFixture;
 let counter = 0;
@@ -35,7 +40,12 @@ afterEach(() => {
 });
 
 function store(overrides: Partial<Parameters<typeof createQdrantVectorStore>[0]> = {}) {
-  return createQdrantVectorStore({ url: fixture.url, collection: nextCollection(), embeddingModel: createTopicEmbeddingModel(), ...overrides });
+  return createQdrantVectorStore({
+    url: fixture.url,
+    collection: nextCollection(),
+    embeddingModel: createTopicEmbeddingModel(),
+    ...overrides,
+  });
 }
 
 function requestsTo(collection: string, suffix: string, method: string) {
@@ -81,7 +91,8 @@ describe('createQdrantVectorStore', () => {
   it('filters with booleans, fractions, IN, NOT IN, IS NULL and != on the server', async () => {
     const vectorStore = store();
     await vectorStore.add(documents);
-    const ids = async (filter: FilterExpression) => (await vectorStore.search({ query: 'cat dog car', topK: 10, filter })).map((hit) => hit.id).sort();
+    const ids = async (filter: FilterExpression) =>
+      (await vectorStore.search({ query: 'cat dog car', topK: 10, filter })).map((hit) => hit.id).sort();
 
     expect(await ids(compare('draft', '==', true))).toEqual(['car-2', 'cat-2']);
     expect(await ids(compare('rating', '>=', 3.5))).toEqual(['car-2', 'cat-1', 'dog-1']);
@@ -96,7 +107,11 @@ describe('createQdrantVectorStore', () => {
   it('always ANDs the required filter, so a request filter cannot widen it', async () => {
     const vectorStore = store({ requiredFilter: compare('genre', '==', 'pets') });
     await vectorStore.add(documents);
-    const wide = await vectorStore.search({ query: 'car', topK: 10, filter: { type: 'or', operands: [compare('genre', '==', 'tech'), compare('draft', '==', false)] } });
+    const wide = await vectorStore.search({
+      query: 'car',
+      topK: 10,
+      filter: { type: 'or', operands: [compare('genre', '==', 'tech'), compare('draft', '==', false)] },
+    });
     expect(wide.map((hit) => hit.id).sort()).toEqual(['cat-1', 'dog-1']);
     const all = await vectorStore.search({ query: 'car', topK: 10 });
     expect(all.every((hit) => hit.metadata.genre === 'pets')).toBe(true);
@@ -126,7 +141,11 @@ describe('createQdrantVectorStore', () => {
   it('runs server-side hybrid search (dense + sparse prefetch fused with RRF) when a sparse encoder is configured', async () => {
     const vectorStore = store({ sparse: { encoder: createHashingSparseEncoder() } });
     // No topic words: its dense vector is the constant only, so dense search alone ranks it low.
-    const lexical: Document = { id: 'manual', text: 'Maintenance manual for the Zephyr gearbox', metadata: { genre: 'tech', rating: 1.5, draft: false } };
+    const lexical: Document = {
+      id: 'manual',
+      text: 'Maintenance manual for the Zephyr gearbox',
+      metadata: { genre: 'tech', rating: 1.5, draft: false },
+    };
     await vectorStore.add([...documents, lexical]);
 
     const created = requestsTo(vectorStore.collection, '', 'PUT')[0];
@@ -148,7 +167,9 @@ describe('createQdrantVectorStore', () => {
 
   it('rejects an embedding whose size differs from the collection, naming both sizes, before writing', async () => {
     const collection = nextCollection();
-    await createQdrantVectorStore({ url: fixture.url, collection, embeddingModel: createTopicEmbeddingModel(4) }).add(documents.slice(0, 1));
+    await createQdrantVectorStore({ url: fixture.url, collection, embeddingModel: createTopicEmbeddingModel(4) }).add(
+      documents.slice(0, 1),
+    );
     const mismatched = createQdrantVectorStore({ url: fixture.url, collection, embeddingModel: createTopicEmbeddingModel(3) });
     const upsertsBefore = requestsTo(collection, '/points', 'PUT').length;
     const error = await mismatched.add(documents.slice(1, 2)).catch((caught: unknown) => caught);
@@ -158,7 +179,12 @@ describe('createQdrantVectorStore', () => {
     expect(requestsTo(collection, '/points', 'PUT')).toHaveLength(upsertsBefore);
     await expect(mismatched.search({ query: 'cat' })).rejects.toThrow(/3 dimensions.*expects 4/);
 
-    const configured = createQdrantVectorStore({ url: fixture.url, collection, embeddingModel: createTopicEmbeddingModel(4), dimensions: 8 });
+    const configured = createQdrantVectorStore({
+      url: fixture.url,
+      collection,
+      embeddingModel: createTopicEmbeddingModel(4),
+      dimensions: 8,
+    });
     await expect(configured.search({ query: 'cat' })).rejects.toThrow(/4 dimensions but the store was configured with 8/);
   });
 
@@ -173,7 +199,12 @@ describe('createQdrantVectorStore', () => {
     const closed = await startQdrantFixture();
     const url = closed.url;
     await closed.close();
-    const vectorStore = createQdrantVectorStore({ url, apiKey: 'secret-api-key-123', collection: 'docs', embeddingModel: createTopicEmbeddingModel() });
+    const vectorStore = createQdrantVectorStore({
+      url,
+      apiKey: 'secret-api-key-123',
+      collection: 'docs',
+      embeddingModel: createTopicEmbeddingModel(),
+    });
     const error = await vectorStore.search({ query: 'cat' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComponentError);
     expect((error as ComponentError).component).toBe('vector-store');
@@ -219,7 +250,12 @@ describe('createQdrantVectorStore', () => {
 
   it('accepts a configured QdrantClient', async () => {
     const client = new QdrantClient({ url: fixture.url, checkCompatibility: false });
-    const vectorStore = createQdrantVectorStore({ client, collection: nextCollection(), embeddingModel: createTopicEmbeddingModel(), vectorName: 'text' });
+    const vectorStore = createQdrantVectorStore({
+      client,
+      collection: nextCollection(),
+      embeddingModel: createTopicEmbeddingModel(),
+      vectorName: 'text',
+    });
     await vectorStore.add(documents);
     expect((await vectorStore.search({ query: 'puppy', topK: 1 }))[0].id).toBe('dog-1');
   });
@@ -229,10 +265,16 @@ describe('createQdrantVectorStore', () => {
     expect(() => createQdrantVectorStore({ collection: 'c', embeddingModel } as never)).toThrow(AdvisorArgumentError);
     expect(() => createQdrantVectorStore({ url: 'localhost:6333', collection: 'c', embeddingModel })).toThrow(/url/);
     expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'a b', embeddingModel })).toThrow(/collection/);
-    expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, distance: 'cosine' as never })).toThrow(/distance/);
+    expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, distance: 'cosine' as never })).toThrow(
+      /distance/,
+    );
     expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, batchSize: 0 })).toThrow(/batchSize/);
-    expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, payloadIndexes: { genre: 'string' as never } })).toThrow(/payloadIndexes/);
-    expect(() => createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, requiredFilter: compare('genre', '<', 'x') })).toThrow(/orders only numbers/);
+    expect(() =>
+      createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, payloadIndexes: { genre: 'string' as never } }),
+    ).toThrow(/payloadIndexes/);
+    expect(() =>
+      createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel, requiredFilter: compare('genre', '<', 'x') }),
+    ).toThrow(/orders only numbers/);
     const vectorStore = createQdrantVectorStore({ url: fixture.url, collection: 'c', embeddingModel });
     await expect(vectorStore.search({ query: 'x', vector: [1] })).rejects.toThrow(/exactly one/);
     await expect(vectorStore.search({ query: 'x', topK: 0 })).rejects.toThrow(/topK/);

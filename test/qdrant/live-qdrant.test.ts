@@ -32,7 +32,13 @@ describe.skipIf(!url)('Qdrant vector store against a live Qdrant (QDRANT_URL)', 
     const filtered = await store.search({
       query: 'kitten',
       topK: 5,
-      filter: { type: 'and', operands: [{ type: 'compare', key: 'draft', operator: '==', value: false }, { type: 'compare', key: 'rating', operator: '>=', value: 2.5 }] },
+      filter: {
+        type: 'and',
+        operands: [
+          { type: 'compare', key: 'draft', operator: '==', value: false },
+          { type: 'compare', key: 'rating', operator: '>=', value: 2.5 },
+        ],
+      },
     });
     expect(filtered.map((hit) => hit.id)).toEqual(['cat']);
     await store.delete(['cat']);

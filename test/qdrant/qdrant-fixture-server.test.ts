@@ -8,13 +8,20 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${fixture.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${fixture.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('Qdrant fixture server', () => {
   it('answers 400 and records a violation for requests outside the OpenAPI specification', async () => {
     await call('PUT', '/collections/spec', { vectors: { size: 2, distance: 'Cosine' } });
     const before = fixture.violations.length;
-    const fractionalMatch = await call('POST', '/collections/spec/points/query', { query: [1, 0], filter: { must: [{ key: 'x', match: { value: 0.5 } }] } });
+    const fractionalMatch = await call('POST', '/collections/spec/points/query', {
+      query: [1, 0],
+      filter: { must: [{ key: 'x', match: { value: 0.5 } }] },
+    });
     expect(fractionalMatch.status).toBe(400);
     expect((await call('PUT', '/collections/spec/points?wait=yes', { points: [] })).status).toBe(400);
     expect((await call('PUT', '/collections/spec/points', { points: [{ id: 'not-a-uuid', vector: [1, 0] }] })).status).toBe(400);
@@ -35,7 +42,9 @@ describe('Qdrant fixture server', () => {
         { id: 3, vector: { d: [0, 1] }, payload: { n: 3 } },
       ],
     });
-    const dense = (await (await call('POST', '/collections/sem/points/query', { query: [2, 0], using: 'd', limit: 3 })).json()) as { result: { points: { id: number; score: number }[] } };
+    const dense = (await (await call('POST', '/collections/sem/points/query', { query: [2, 0], using: 'd', limit: 3 })).json()) as {
+      result: { points: { id: number; score: number }[] };
+    };
     expect(dense.result.points.map((point) => point.id)).toEqual([1, 2, 3]);
     expect(dense.result.points[1].score).toBeCloseTo(0.6);
     const fused = (await (

@@ -6,12 +6,21 @@ import { toQdrantFilter } from '../../src/qdrant/to-qdrant-filter.ts';
 import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 import { createQdrantRequestValidator } from '../fixtures/qdrant-openapi-validator.ts';
 
-const compare = (key: string, operator: '==' | '!=' | '>' | '>=' | '<' | '<=', value: FilterScalar): FilterExpression => ({ type: 'compare', key, operator, value });
+const compare = (key: string, operator: '==' | '!=' | '>' | '>=' | '<' | '<=', value: FilterScalar): FilterExpression => ({
+  type: 'compare',
+  key,
+  operator,
+  value,
+});
 const isIn = (key: string, values: FilterScalar[], negated = false): FilterExpression => ({ type: 'in', key, values, negated });
 
 const validator = createQdrantRequestValidator();
 function specErrors(filter: ReturnType<typeof toQdrantFilter>): string[] {
-  return validator.validate('POST', '/collections/c/points/query', new URLSearchParams(), { query: [0.1, 0.2], filter, limit: 5 })?.errors ?? ['no operation'];
+  return (
+    validator.validate('POST', '/collections/c/points/query', new URLSearchParams(), { query: [0.1, 0.2], filter, limit: 5 })?.errors ?? [
+      'no operation',
+    ]
+  );
 }
 
 describe('toQdrantFilter', () => {
@@ -30,7 +39,9 @@ describe('toQdrantFilter', () => {
 
   it('maps ordering to range bounds, including fractions and RFC 3339 date-times', () => {
     expect(toQdrantFilter(compare('rating', '>', 3.7))).toEqual({ must: [{ key: 'rating', range: { gt: 3.7 } }] });
-    expect(toQdrantFilter(compare('at', '<=', '2024-05-01T00:00:00Z'))).toEqual({ must: [{ key: 'at', range: { lte: '2024-05-01T00:00:00Z' } }] });
+    expect(toQdrantFilter(compare('at', '<=', '2024-05-01T00:00:00Z'))).toEqual({
+      must: [{ key: 'at', range: { lte: '2024-05-01T00:00:00Z' } }],
+    });
   });
 
   it('rejects orderings Qdrant cannot evaluate instead of silently matching nothing', () => {
@@ -53,7 +64,9 @@ describe('toQdrantFilter', () => {
   it('expresses !=, NOT IN, NOT and IS [NOT] NULL with must_not and is_empty', () => {
     expect(toQdrantFilter(compare('genre', '!=', 'drama'))).toEqual({ must_not: [{ key: 'genre', match: { value: 'drama' } }] });
     expect(toQdrantFilter(isIn('genre', ['a', 'b'], true))).toEqual({ must_not: [{ key: 'genre', match: { any: ['a', 'b'] } }] });
-    expect(toQdrantFilter({ type: 'not', operand: compare('year', '>', 2000) })).toEqual({ must_not: [{ key: 'year', range: { gt: 2000 } }] });
+    expect(toQdrantFilter({ type: 'not', operand: compare('year', '>', 2000) })).toEqual({
+      must_not: [{ key: 'year', range: { gt: 2000 } }],
+    });
     expect(toQdrantFilter({ type: 'is-null', key: 'author', negated: false })).toEqual({ must: [{ is_empty: { key: 'author' } }] });
     expect(toQdrantFilter({ type: 'is-null', key: 'author', negated: true })).toEqual({ must_not: [{ is_empty: { key: 'author' } }] });
   });
@@ -96,16 +109,32 @@ describe('toQdrantFilter on a Qdrant-semantics server agrees with the in-memory 
     const post = (path: string, method: string, body: unknown) =>
       fetch(`${fixture.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await post('/collections/c', 'PUT', { vectors: { size: 2, distance: 'Dot' } });
-    await post('/collections/c/points?wait=true', 'PUT', { points: corpus.map(({ id, metadata }) => ({ id, vector: [1, 0], payload: { metadata } })) });
+    await post('/collections/c/points?wait=true', 'PUT', {
+      points: corpus.map(({ id, metadata }) => ({ id, vector: [1, 0], payload: { metadata } })),
+    });
   });
   afterAll(() => fixture.close());
 
-  const scalar = fc.oneof(fc.constantFrom<FilterScalar>(...genres, 'Ann', 'Bo', true, false), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 40 }).map((n) => n / 8));
+  const scalar = fc.oneof(
+    fc.constantFrom<FilterScalar>(...genres, 'Ann', 'Bo', true, false),
+    fc.integer({ min: 0, max: 6 }),
+    fc.integer({ min: 0, max: 40 }).map((n) => n / 8),
+  );
   const key = fc.constantFrom('genre', 'rating', 'draft', 'tags', 'author.name', 'absent');
   const leaf: fc.Arbitrary<FilterExpression> = fc.oneof(
-    fc.record({ key, operator: fc.constantFrom<'==' | '!='>('==', '!='), value: scalar }).map(({ key, operator, value }) => compare(key, operator, value)),
-    fc.record({ key, operator: fc.constantFrom<'>' | '>=' | '<' | '<='>('>', '>=', '<', '<='), value: fc.integer({ min: 0, max: 48 }).map((n) => n / 8) }).map(({ key, operator, value }) => compare(key, operator, value)),
-    fc.record({ key, values: fc.array(scalar, { minLength: 1, maxLength: 4 }), negated: fc.boolean() }).map(({ key, values, negated }) => isIn(key, values, negated)),
+    fc
+      .record({ key, operator: fc.constantFrom<'==' | '!='>('==', '!='), value: scalar })
+      .map(({ key, operator, value }) => compare(key, operator, value)),
+    fc
+      .record({
+        key,
+        operator: fc.constantFrom<'>' | '>=' | '<' | '<='>('>', '>=', '<', '<='),
+        value: fc.integer({ min: 0, max: 48 }).map((n) => n / 8),
+      })
+      .map(({ key, operator, value }) => compare(key, operator, value)),
+    fc
+      .record({ key, values: fc.array(scalar, { minLength: 1, maxLength: 4 }), negated: fc.boolean() })
+      .map(({ key, values, negated }) => isIn(key, values, negated)),
     fc.record({ key, negated: fc.boolean() }).map(({ key, negated }) => ({ type: 'is-null' as const, key, negated })),
   );
   const expression = fc.letrec<{ node: FilterExpression }>((tie) => ({

@@ -9,7 +9,13 @@ import { rerankWithFallback } from '../../src/rerank/rerank-with-fallback.ts';
 import type { Reranker } from '../../src/retrieval/reranker.ts';
 
 const documents: Document[] = [
-  { id: 'a', text: 'Qdrant stores vectors', metadata: {}, score: 0.9, provenance: [{ query: 'q', retriever: 'dense', rank: 1, score: 0.9 }] },
+  {
+    id: 'a',
+    text: 'Qdrant stores vectors',
+    metadata: {},
+    score: 0.9,
+    provenance: [{ query: 'q', retriever: 'dense', rank: 1, score: 0.9 }],
+  },
   { id: 'b', text: '向量数据库 Qdrant 很快', metadata: {}, score: 0.8 },
   { id: 'c', text: 'Deprecated vector API notes', metadata: {}, score: 0.7 },
   { id: 'd', text: 'Cooking with garlic', metadata: {}, score: 0.6 },
@@ -20,7 +26,9 @@ function lengthModel() {
   return new MockRerankingModelV4({
     doRerank: async ({ documents: input, topN }) => {
       const texts = input.type === 'text' ? input.values : input.values.map((value) => JSON.stringify(value));
-      const ranking = texts.map((text, index) => ({ index, relevanceScore: text.length / 100 })).sort((x, y) => y.relevanceScore - x.relevanceScore);
+      const ranking = texts
+        .map((text, index) => ({ index, relevanceScore: text.length / 100 }))
+        .sort((x, y) => y.relevanceScore - x.relevanceScore);
       return { ranking: ranking.slice(0, topN) };
     },
   });
@@ -30,7 +38,10 @@ describe('createRerankingModelReranker', () => {
   it('orders by the model scores, sets score and provenance rerankScore, applies topN and minScore', async () => {
     const reranker = createRerankingModelReranker({ model: lengthModel() });
     const reranked = await reranker.rerank('q', documents, { topN: 3, minScore: 0.2 });
-    const expected = [...documents].sort((x, y) => y.text.length - x.text.length).filter((document) => document.text.length / 100 >= 0.2).slice(0, 3);
+    const expected = [...documents]
+      .sort((x, y) => y.text.length - x.text.length)
+      .filter((document) => document.text.length / 100 >= 0.2)
+      .slice(0, 3);
     expect(reranked.map((document) => document.id)).toEqual(expected.map((document) => document.id));
     for (const document of reranked) {
       expect(document.score).toBeCloseTo(document.text.length / 100);
@@ -40,9 +51,18 @@ describe('createRerankingModelReranker', () => {
   });
 
   it('wraps model failures and malformed rankings as reranker ComponentErrors', async () => {
-    const failing = createRerankingModelReranker({ model: new MockRerankingModelV4({ doRerank: async () => { throw new Error('provider down'); } }), maxRetries: 0 });
+    const failing = createRerankingModelReranker({
+      model: new MockRerankingModelV4({
+        doRerank: async () => {
+          throw new Error('provider down');
+        },
+      }),
+      maxRetries: 0,
+    });
     await expect(failing.rerank('q', documents)).rejects.toMatchObject({ name: 'ComponentError', component: 'reranker' });
-    const malformed = createRerankingModelReranker({ model: new MockRerankingModelV4({ doRerank: async () => ({ ranking: [{ index: 9, relevanceScore: 1 }] }) }) });
+    const malformed = createRerankingModelReranker({
+      model: new MockRerankingModelV4({ doRerank: async () => ({ ranking: [{ index: 9, relevanceScore: 1 }] }) }),
+    });
     await expect(malformed.rerank('q', documents)).rejects.toThrow(ComponentError);
   });
 
@@ -70,11 +90,25 @@ describe('createKeywordFilterReranker', () => {
 });
 
 describe('rerankWithFallback', () => {
-  const failing: Reranker = { name: 'broken', rerank: async () => { throw new Error('boom'); } };
-  const hanging: Reranker = { name: 'slow', rerank: (_query, _documents, options) => new Promise((_, reject) => options?.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))) };
+  const failing: Reranker = {
+    name: 'broken',
+    rerank: async () => {
+      throw new Error('boom');
+    },
+  };
+  const hanging: Reranker = {
+    name: 'slow',
+    rerank: (_query, _documents, options) =>
+      new Promise((_, reject) => options?.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
+  };
 
   it('returns the reranked documents without a fallback when the reranker succeeds', async () => {
-    const result = await rerankWithFallback({ reranker: createRerankingModelReranker({ model: lengthModel() }), query: 'q', documents, topN: 2 });
+    const result = await rerankWithFallback({
+      reranker: createRerankingModelReranker({ model: lengthModel() }),
+      query: 'q',
+      documents,
+      topN: 2,
+    });
     expect(result.fallback).toBeUndefined();
     expect(result.documents).toHaveLength(2);
     expect(result.documents[0].provenance?.[0].rerankScore).toBeDefined();

@@ -7,7 +7,13 @@ import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vect
 
 function recordingStore(): VectorStore & { requests: VectorSearchRequest[] } {
   const requests: VectorSearchRequest[] = [];
-  return { name: 'recorded', requests, add: async () => {}, delete: async () => {}, search: async (request) => (requests.push(request), []) };
+  return {
+    name: 'recorded',
+    requests,
+    add: async () => {},
+    delete: async () => {},
+    search: async (request) => (requests.push(request), []),
+  };
 }
 
 describe('vectorStoreRetriever', () => {

@@ -81,7 +81,14 @@ describe('errors this library creates never show a credential', () => {
   });
 
   it('prints a safe line even when the cause cannot be read', () => {
-    const hostile = new Proxy(new Error('x'), { get: () => { throw new Error('trap'); }, ownKeys: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(new Error('x'), {
+      get: () => {
+        throw new Error('trap');
+      },
+      ownKeys: () => {
+        throw new Error('trap');
+      },
+    });
     const error = new ComponentError({ component: 'store', operation: 'search', message: 'failed', cause: hostile });
     expect(() => inspect(error)).not.toThrow();
     expect(inspect(error)).toContain('ComponentError');
@@ -111,7 +118,10 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     server = await startServer((request) => ({
       status: 401,
       body: JSON.stringify({
-        error: { message: `invalid credentials: Authorization: ${request.headers.authorization}, api-key: ${request.headers['api-key']}`, type: 'invalid_request_error' },
+        error: {
+          message: `invalid credentials: Authorization: ${request.headers.authorization}, api-key: ${request.headers['api-key']}`,
+          type: 'invalid_request_error',
+        },
         message: ECHOING_BODY,
       }),
     }));
@@ -127,21 +137,20 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     return { logger, lines };
   }
 
-  it.each(Object.entries(PREFIXED_KEYS).filter(([kind]) => ['OpenAI project', 'Groq', 'Anthropic', 'OpenAI service account'].includes(kind)))(
-    'a model call with a %s key that the server echoes shows the key nowhere: message, inspect, log lines',
-    async (_kind, apiKey) => {
-      const { logger, lines } = memoryLogger();
-      const model = createOpenAI({ baseURL: `${server.url}/v1`, apiKey }).chat('gpt-test');
-      const chat = createChatClient({ model, advisors: [loggingAdvisor({ logger })] });
-      const error = await chat.generate({ prompt: 'hi', maxRetries: 0 }).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ComponentError);
-      expect(APICallError.isInstance((error as Error).cause)).toBe(true);
-      expect(inspect(error, { depth: Infinity })).toContain('statusCode: 401');
-      expect(leakedSecrets(everythingShown(error), [apiKey, ...ALL_SECRETS])).toEqual([]);
-      expect(lines.some((line) => line.startsWith('advisor chain response') && line.includes('"outcome":"error"'))).toBe(true);
-      expect(leakedSecrets(lines.join('\n'), [apiKey, ...ALL_SECRETS])).toEqual([]);
-    },
-  );
+  it.each(
+    Object.entries(PREFIXED_KEYS).filter(([kind]) => ['OpenAI project', 'Groq', 'Anthropic', 'OpenAI service account'].includes(kind)),
+  )('a model call with a %s key that the server echoes shows the key nowhere: message, inspect, log lines', async (_kind, apiKey) => {
+    const { logger, lines } = memoryLogger();
+    const model = createOpenAI({ baseURL: `${server.url}/v1`, apiKey }).chat('gpt-test');
+    const chat = createChatClient({ model, advisors: [loggingAdvisor({ logger })] });
+    const error = await chat.generate({ prompt: 'hi', maxRetries: 0 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ComponentError);
+    expect(APICallError.isInstance((error as Error).cause)).toBe(true);
+    expect(inspect(error, { depth: Infinity })).toContain('statusCode: 401');
+    expect(leakedSecrets(everythingShown(error), [apiKey, ...ALL_SECRETS])).toEqual([]);
+    expect(lines.some((line) => line.startsWith('advisor chain response') && line.includes('"outcome":"error"'))).toBe(true);
+    expect(leakedSecrets(lines.join('\n'), [apiKey, ...ALL_SECRETS])).toEqual([]);
+  });
 
   it('a Cohere rerank whose error body echoes the bearer key shows it nowhere', async () => {
     const reranker = createCohereReranker({ apiKey: COHERE_KEY, baseUrl: server.url, maxRetries: 0, timeoutMs: 2000 });
@@ -152,7 +161,13 @@ describe('provider, reranker and vector store failures over HTTP', () => {
   });
 
   it('a Qdrant call whose error body echoes the api-key header shows it nowhere', async () => {
-    const store = createQdrantVectorStore({ url: server.url, apiKey: QDRANT_KEY, collection: 'docs', embeddingModel: createTopicEmbeddingModel(), maxRetries: 0 });
+    const store = createQdrantVectorStore({
+      url: server.url,
+      apiKey: QDRANT_KEY,
+      collection: 'docs',
+      embeddingModel: createTopicEmbeddingModel(),
+      maxRetries: 0,
+    });
     const error = await store.search({ query: 'cat' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComponentError);
     expect(inspect(error, { depth: Infinity })).toContain('status: 401');
@@ -163,7 +178,13 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     const closed = await startServer(() => ({ status: 200, body: '{}' }));
     await closed.close();
     const url = closed.url.replace('http://', `http://admin:${URL_PASSWORD}@`);
-    const store = createQdrantVectorStore({ url, collection: 'docs', embeddingModel: createTopicEmbeddingModel(), maxRetries: 0, timeoutMs: 2000 });
+    const store = createQdrantVectorStore({
+      url,
+      collection: 'docs',
+      embeddingModel: createTopicEmbeddingModel(),
+      maxRetries: 0,
+      timeoutMs: 2000,
+    });
     const error = await store.search({ query: 'cat' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AdvisorError);
     expect((error as Error).message).toContain(`admin:[REDACTED]@${closed.url.slice('http://'.length)}`);

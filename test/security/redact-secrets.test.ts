@@ -38,7 +38,8 @@ describe('redactSecrets', () => {
 
   it('is idempotent', () => {
     for (const [text] of CONTEXTUAL_SECRETS) expect(redactSecrets(redactSecrets(text))).toBe(redactSecrets(text));
-    for (const key of Object.values(PREFIXED_KEYS)) expect(redactSecrets(redactSecrets(`Authorization: Bearer ${key}`))).toBe(redactSecrets(`Authorization: Bearer ${key}`));
+    for (const key of Object.values(PREFIXED_KEYS))
+      expect(redactSecrets(redactSecrets(`Authorization: Bearer ${key}`))).toBe(redactSecrets(`Authorization: Bearer ${key}`));
   });
 
   it.each([
@@ -64,10 +65,34 @@ describe('redactSecrets', () => {
 
 describe('isSecretName', () => {
   it.each([
-    'apiKey', 'apiKey2', 'api_key', 'API-KEY', 'APIKEY', 'x-api-key', 'api-key', 'openaiApiKey', 'key',
-    'accessToken', 'access_token', 'X-Auth-Token', 'refresh_token', 'clientSecret', 'client_secret',
-    'dbPassword', 'password', 'PASSWD', 'secret', 'token', 'authorization', 'Proxy-Authorization',
-    'cookie', 'Set-Cookie', 'credentials', 'privateKey', 'aws_secret_access_key', 'Ocp-Apim-Subscription-Key',
+    'apiKey',
+    'apiKey2',
+    'api_key',
+    'API-KEY',
+    'APIKEY',
+    'x-api-key',
+    'api-key',
+    'openaiApiKey',
+    'key',
+    'accessToken',
+    'access_token',
+    'X-Auth-Token',
+    'refresh_token',
+    'clientSecret',
+    'client_secret',
+    'dbPassword',
+    'password',
+    'PASSWD',
+    'secret',
+    'token',
+    'authorization',
+    'Proxy-Authorization',
+    'cookie',
+    'Set-Cookie',
+    'credentials',
+    'privateKey',
+    'aws_secret_access_key',
+    'Ocp-Apim-Subscription-Key',
   ])('knows %s holds a credential', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
@@ -82,7 +107,15 @@ describe('isSecretName', () => {
 
 describe('redactHeaders', () => {
   it('masks credential headers whatever their case and redacts the rest', () => {
-    expect(redactHeaders({ authorization: 'Bearer x', 'X-Api-Key': 'k', 'api-key': 'q', accept: 'json', 'x-debug': `via ${PREFIXED_KEYS.Groq}` })).toEqual({
+    expect(
+      redactHeaders({
+        authorization: 'Bearer x',
+        'X-Api-Key': 'k',
+        'api-key': 'q',
+        accept: 'json',
+        'x-debug': `via ${PREFIXED_KEYS.Groq}`,
+      }),
+    ).toEqual({
       authorization: '[REDACTED]',
       'X-Api-Key': '[REDACTED]',
       'api-key': '[REDACTED]',

@@ -37,7 +37,12 @@ describe('redactValue', () => {
     let cursor = deep;
     for (let level = 0; level < 50; level++) cursor = cursor.next = {};
     const redacted = redactValue(
-      { text: 'x'.repeat(100), list: Array.from({ length: 60 }, (_, index) => index), wide: Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`k${index}`, index])), deep },
+      {
+        text: 'x'.repeat(100),
+        list: Array.from({ length: 60 }, (_, index) => index),
+        wide: Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`k${index}`, index])),
+        deep,
+      },
       { maxStringLength: 10, maxArrayLength: 5, maxKeys: 20, maxDepth: 4 },
     ) as Record<string, unknown>;
     expect(redacted.text).toBe(`${'x'.repeat(10)}…`);
@@ -67,7 +72,10 @@ describe('redactValue', () => {
         twice: [shared, shared],
         big: 12345678901234567890n,
         when: new Date(0),
-        map: new Map([['token', 'abc'], ['kind', 'x']]),
+        map: new Map([
+          ['token', 'abc'],
+          ['kind', 'x'],
+        ]),
         set: new Set([1, 2]),
         error,
         headers: new Headers({ 'api-key': QDRANT_KEY, accept: 'json' }),
@@ -95,22 +103,47 @@ describe('redactValue', () => {
       get broken(): never {
         throw new Error('getter');
       },
-      proxy: new Proxy({}, { ownKeys: () => { throw new Error('trap'); } }),
-      json: { toJSON: () => { throw new Error('toJSON'); } },
+      proxy: new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+      json: {
+        toJSON: () => {
+          throw new Error('toJSON');
+        },
+      },
     };
     expect(redactValue(hostile)).toEqual({ broken: '[Unreadable]', proxy: '[Unreadable]', json: '[Unreadable]' });
-    expect(redactValue('text', { redactText: () => { throw new Error('custom'); } })).toBe('[REDACTED]');
+    expect(
+      redactValue('text', {
+        redactText: () => {
+          throw new Error('custom');
+        },
+      }),
+    ).toBe('[REDACTED]');
   });
 
   it('applies a custom redaction after the built-in one', () => {
-    expect(redactValue({ email: 'alice@example.com', note: `key ${PREFIXED_KEYS.Groq}` }, { redactText: (text) => text.replaceAll('alice@example.com', '<email>') })).toEqual({
+    expect(
+      redactValue(
+        { email: 'alice@example.com', note: `key ${PREFIXED_KEYS.Groq}` },
+        { redactText: (text) => text.replaceAll('alice@example.com', '<email>') },
+      ),
+    ).toEqual({
       email: '<email>',
       note: 'key gsk_[REDACTED]',
     });
   });
 
   it('leaves no sample credential in any of the shapes above', () => {
-    const everything = { list: ALL_SECRETS.map((secret) => `token=${secret}`), byName: Object.fromEntries(ALL_SECRETS.map((secret, index) => [`apiKey${index}`, secret])) };
+    const everything = {
+      list: ALL_SECRETS.map((secret) => `token=${secret}`),
+      byName: Object.fromEntries(ALL_SECRETS.map((secret, index) => [`apiKey${index}`, secret])),
+    };
     expect(leakedSecrets(JSON.stringify(redactValue(everything)))).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ describe('callWithTimeout', () => {
   });
 
   it('rejects with a AdvisorTimeoutError naming the component, even when the call ignores its signal', async () => {
-    const error = await callWithTimeout({ component: 'reranker', operation: 'rerank', timeoutMs: 20, run: never }).catch((caught) => caught);
+    const error = await callWithTimeout({ component: 'reranker', operation: 'rerank', timeoutMs: 20, run: never }).catch(
+      (caught) => caught,
+    );
     expect(error).toBeInstanceOf(AdvisorTimeoutError);
     expect(error.message).toBe('reranker: rerank timed out after 20 ms');
   });
@@ -28,7 +30,13 @@ describe('callWithTimeout', () => {
 
   it("rejects with the caller's abort reason as soon as the caller aborts", async () => {
     const controller = new AbortController();
-    const pending = callWithTimeout({ component: 'model', operation: 'generate', timeoutMs: 10_000, abortSignal: controller.signal, run: never });
+    const pending = callWithTimeout({
+      component: 'model',
+      operation: 'generate',
+      timeoutMs: 10_000,
+      abortSignal: controller.signal,
+      run: never,
+    });
     controller.abort(new Error('client went away'));
     await expect(pending).rejects.toThrow('client went away');
   });
@@ -40,7 +48,9 @@ describe('callWithTimeout', () => {
     const run = async () => {
       started = true;
     };
-    await expect(callWithTimeout({ component: 'x', operation: 'y', timeoutMs: 10, abortSignal: controller.signal, run })).rejects.toThrow('too late');
+    await expect(callWithTimeout({ component: 'x', operation: 'y', timeoutMs: 10, abortSignal: controller.signal, run })).rejects.toThrow(
+      'too late',
+    );
     expect(started).toBe(false);
   });
 });

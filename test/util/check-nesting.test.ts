@@ -11,7 +11,12 @@ const nested = (levels: number): unknown => {
 describe('checkNesting', () => {
   it('accepts ordinary values, binary data and shared (non-cyclic) references', () => {
     const shared = { a: 1 };
-    expect(() => checkNesting({ list: [shared, shared], bytes: new Uint8Array(3), url: new URL('https://x.y'), when: new Date() }, { component: 'c', argument: 'value' })).not.toThrow();
+    expect(() =>
+      checkNesting(
+        { list: [shared, shared], bytes: new Uint8Array(3), url: new URL('https://x.y'), when: new Date() },
+        { component: 'c', argument: 'value' },
+      ),
+    ).not.toThrow();
     expect(() => checkNesting(nested(100), { component: 'c', argument: 'value' })).not.toThrow();
     expect(() => checkNesting('text', { component: 'c', argument: 'value' })).not.toThrow();
   });
@@ -24,7 +29,9 @@ describe('checkNesting', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(AdvisorArgumentError);
-    expect((error as AdvisorArgumentError).message).toMatch(/input\.messages\[0\](\.next)+: nests objects and arrays deeper than 100 levels/);
+    expect((error as AdvisorArgumentError).message).toMatch(
+      /input\.messages\[0\](\.next)+: nests objects and arrays deeper than 100 levels/,
+    );
   });
 
   it('refuses a cycle', () => {

@@ -188,9 +188,9 @@ describe('createInMemoryVectorStore', () => {
   it('rejects a malformed filter before searching', async () => {
     const store = createInMemoryVectorStore();
     await store.add([{ id: 'a', text: '', metadata: {}, embedding: [1, 0] }]);
-    await expect(store.search({ vector: [1, 0], filter: { type: 'compare', key: 'x' } as unknown as FilterExpression })).rejects.toBeInstanceOf(
-      AdvisorArgumentError,
-    );
+    await expect(
+      store.search({ vector: [1, 0], filter: { type: 'compare', key: 'x' } as unknown as FilterExpression }),
+    ).rejects.toBeInstanceOf(AdvisorArgumentError);
   });
 
   describe('add', () => {
@@ -273,7 +273,7 @@ describe('createInMemoryVectorStore', () => {
     it.each([
       ['a missing id', { text: '', metadata: {}, embedding: [1] }],
       ['a non-string text', { id: 'a', text: 3, metadata: {}, embedding: [1] }],
-      ['missing metadata', { id: 'a', text: '' , embedding: [1] }],
+      ['missing metadata', { id: 'a', text: '', embedding: [1] }],
       ['an embedding that is not an array', { id: 'a', text: '', metadata: {}, embedding: '1,2' }],
     ])('rejects a document with %s', async (_, document) => {
       const store = createInMemoryVectorStore();
@@ -392,7 +392,9 @@ describe('createInMemoryVectorStore', () => {
       [{ embeddingModel: 42 }, 'embeddingModel'],
       [{ dimension: 3 }, 'dimension'],
     ])('rejects options %j', (options, argument) => {
-      expect(() => createInMemoryVectorStore(options as never)).toThrow(expect.objectContaining({ name: 'AdvisorArgumentError', argument }));
+      expect(() => createInMemoryVectorStore(options as never)).toThrow(
+        expect.objectContaining({ name: 'AdvisorArgumentError', argument }),
+      );
     });
 
     it.each([

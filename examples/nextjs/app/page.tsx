@@ -24,7 +24,9 @@ export default function ChatPage() {
   return (
     <main>
       <h1>ai-advisors chat</h1>
-      <p className="hint">Ask about Helena Marsh (a biography) or Brightwater Notes (terms of use). Follow-ups use the conversation&apos;s memory.</p>
+      <p className="hint">
+        Ask about Helena Marsh (a biography) or Brightwater Notes (terms of use). Follow-ups use the conversation&apos;s memory.
+      </p>
       {messages.map((message) => (
         <Message key={message.id} message={message} />
       ))}

@@ -80,7 +80,10 @@ async function loadSections(): Promise<Document[]> {
   return createRecursiveCharacterSplitter({ chunkSize: 400 }).split(sections.flat());
 }
 
-async function indexDocuments(documents: readonly Document[], embeddingModel: ReturnType<typeof resolveDemoModel>['embeddingModel']): Promise<Retriever> {
+async function indexDocuments(
+  documents: readonly Document[],
+  embeddingModel: ReturnType<typeof resolveDemoModel>['embeddingModel'],
+): Promise<Retriever> {
   if (embeddingModel === undefined) return createBm25Retriever({ name: 'bm25', documents });
   const store = createInMemoryVectorStore({ name: 'vectors', embeddingModel });
   await ingest({ documents, embeddingModel, store });

@@ -8,7 +8,9 @@ if (!url) console.warn('REDIS_URL is not set: skipping the restart test of a Red
 
 const scenario = fileURLToPath(new URL('./restart-scenario.ts', import.meta.url));
 
-function runProcess(args: string[]): Promise<{ text: string; input: { type?: string; role?: string; id?: string }[]; violations: unknown[] }> {
+function runProcess(
+  args: string[],
+): Promise<{ text: string; input: { type?: string; role?: string; id?: string }[]; violations: unknown[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', scenario, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     let stdout = '';
@@ -33,7 +35,7 @@ describe.skipIf(!url)('a conversation stored in Redis continues in a new process
     await client.close();
   });
 
-  it('replays plain messages, never the first server\'s item references', async () => {
+  it("replays plain messages, never the first server's item references", async () => {
     const conversationId = 'restarted';
     const first = await runProcess([conversationId, keyPrefix, 'My name is Ada.', 'Nice to meet you, Ada.']);
     expect(first.text).toBe('Nice to meet you, Ada.');

@@ -19,7 +19,10 @@ const fakeRag: Advisor = {
   order: 0,
   before: (request) => ({
     ...request,
-    messages: [...request.messages.slice(0, -1), { role: 'user', content: `CONTEXT: Paris is in France.\n\nQUESTION: ${userContent(request.messages.at(-1)!)}` }],
+    messages: [
+      ...request.messages.slice(0, -1),
+      { role: 'user', content: `CONTEXT: Paris is in France.\n\nQUESTION: ${userContent(request.messages.at(-1)!)}` },
+    ],
     sources: [{ id: 'doc-7', text: 'Paris is in France.', metadata: {}, score: 0.83 }],
   }),
 };
@@ -42,7 +45,10 @@ describe('messageMemoryAdvisor', () => {
   it('refuses a turn without a conversation id, before calling the model', async () => {
     const model = mockModel([textParts(['hi'])]);
     const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory: createChatMemory() })] });
-    await expect(chat.generate({ prompt: 'hello' })).rejects.toMatchObject({ name: 'AdvisorArgumentError', message: expect.stringContaining('conversationId') });
+    await expect(chat.generate({ prompt: 'hello' })).rejects.toMatchObject({
+      name: 'AdvisorArgumentError',
+      message: expect.stringContaining('conversationId'),
+    });
     const result = chat.stream({ prompt: 'hello' });
     await result.consumeStream();
     expect((await result.response).error).toMatchObject({ name: 'AdvisorArgumentError' });
@@ -55,7 +61,8 @@ describe('messageMemoryAdvisor', () => {
       const memory = createChatMemory({ window: false });
       const model = mockModel([textParts(['Paris.']), textParts(['About 2 million.'])]);
       const chat = createChatClient({ model, advisors: [fakeRag, messageMemoryAdvisor({ memory })] });
-      const turn = (prompt: string) => (mode === 'generate' ? chat.generate({ prompt, context: { conversationId: 'c-1' } }) : streamTurn(chat, prompt));
+      const turn = (prompt: string) =>
+        mode === 'generate' ? chat.generate({ prompt, context: { conversationId: 'c-1' } }) : streamTurn(chat, prompt);
 
       await turn('Capital of France?');
       const second = await turn('Population?');
@@ -76,11 +83,18 @@ describe('messageMemoryAdvisor', () => {
 
   it('replaces the messages the caller re-sends (useChat history) with the stored history', async () => {
     const memory = createChatMemory({ window: false });
-    await memory.appendTurn('c-1', [{ role: 'user', content: 'stored question' }, { role: 'assistant', content: 'stored answer' }]);
+    await memory.appendTurn('c-1', [
+      { role: 'user', content: 'stored question' },
+      { role: 'assistant', content: 'stored answer' },
+    ]);
     const model = mockModel([textParts(['ok'])]);
     const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory })] });
     await chat.generate({
-      messages: [{ role: 'user', content: 'client copy of an old question' }, { role: 'assistant', content: 'client copy' }, { role: 'user', content: 'new' }],
+      messages: [
+        { role: 'user', content: 'client copy of an old question' },
+        { role: 'assistant', content: 'client copy' },
+        { role: 'user', content: 'new' },
+      ],
       context: { conversationId: 'c-1' },
     });
     expect(JSON.stringify(model.doGenerateCalls[0].prompt)).not.toContain('client copy');
@@ -97,7 +111,8 @@ describe('messageMemoryAdvisor', () => {
         textParts(['You asked about Paris and Lyon.']),
       ]);
       const chat = createChatClient({ model, tools: { weather }, stopWhen: isStepCount(5), advisors: [messageMemoryAdvisor({ memory })] });
-      const turn = (prompt: string) => (mode === 'generate' ? chat.generate({ prompt, context: { conversationId: 'c-1' } }) : streamTurn(chat, prompt));
+      const turn = (prompt: string) =>
+        mode === 'generate' ? chat.generate({ prompt, context: { conversationId: 'c-1' } }) : streamTurn(chat, prompt);
 
       await turn('Weather in Paris and Lyon?');
       const stored = (await memory.read('c-1')).map((entry) => entry.message);
@@ -146,7 +161,10 @@ describe('messageMemoryAdvisor', () => {
 
   it('leaves memory unchanged when the model fails', async () => {
     const memory = createChatMemory({ window: false });
-    await memory.appendTurn('c-1', [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'fine' }]);
+    await memory.appendTurn('c-1', [
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: 'fine' },
+    ]);
     const before = await memory.read('c-1');
     const model = new MockLanguageModelV4({
       doGenerate: async () => Promise.reject(new Error('model overloaded')),
@@ -189,7 +207,9 @@ describe('messageMemoryAdvisor', () => {
     const chat = createChatClient({ model: mockModel([textParts(['ack'])]), advisors: [messageMemoryAdvisor({ memory })] });
     await Promise.all(
       Array.from({ length: 100 }, (_, index) =>
-        index % 2 === 0 ? chat.generate({ prompt: `m${index}`, context: { conversationId: 'busy' } }) : streamTurn(chat, `m${index}`, 'busy'),
+        index % 2 === 0
+          ? chat.generate({ prompt: `m${index}`, context: { conversationId: 'busy' } })
+          : streamTurn(chat, `m${index}`, 'busy'),
       ),
     );
     const all = await createChatMemory({ store: memory.store, window: false }).read('busy');
@@ -206,4 +226,3 @@ describe('messageMemoryAdvisor', () => {
     expect(messageMemoryAdvisor({ memory }).order).toBeLessThan(0);
   });
 });
-

@@ -9,7 +9,12 @@ import { redisChatMemoryStore } from '../../../src/redis/index.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 
 const call = { type: 'tool-call' as const, toolCallId: 'call_location', toolName: 'getLocation', input: {} };
-const result = { type: 'tool-result' as const, toolCallId: 'call_location', toolName: 'getLocation', output: { type: 'json' as const, value: { city: 'Paris' } } };
+const result = {
+  type: 'tool-result' as const,
+  toolCallId: 'call_location',
+  toolName: 'getLocation',
+  output: { type: 'json' as const, value: { city: 'Paris' } },
+};
 
 /**
  * What older versions stored for a client-side tool answered on the next
@@ -18,17 +23,34 @@ const result = { type: 'tool-result' as const, toolCallId: 'call_location', tool
  * by an interrupted turn.
  */
 const poisonedTurns: ModelMessage[][] = [
-  [{ role: 'user', content: 'Where am I?' }, { role: 'assistant', content: [call] }],
-  [{ role: 'user', content: 'Where am I?' }, { role: 'assistant', content: [call] }, { role: 'tool', content: [result] }, { role: 'assistant', content: 'You are in Paris.' }],
-  [{ role: 'user', content: 'And the weather?' }, { role: 'tool', content: [{ ...result, toolCallId: 'call_orphan' }] }],
+  [
+    { role: 'user', content: 'Where am I?' },
+    { role: 'assistant', content: [call] },
+  ],
+  [
+    { role: 'user', content: 'Where am I?' },
+    { role: 'assistant', content: [call] },
+    { role: 'tool', content: [result] },
+    { role: 'assistant', content: 'You are in Paris.' },
+  ],
+  [
+    { role: 'user', content: 'And the weather?' },
+    { role: 'tool', content: [{ ...result, toolCallId: 'call_orphan' }] },
+  ],
 ];
 
 const stores: [string, (() => ChatMemoryStore & { close?(): Promise<void> }) | undefined][] = [
   ['in-memory', () => inMemoryChatMemoryStore()],
-  ['redis', process.env.REDIS_URL ? () => redisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` }) : undefined],
+  [
+    'redis',
+    process.env.REDIS_URL
+      ? () => redisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` })
+      : undefined,
+  ],
   ['postgres', process.env.DATABASE_URL ? () => postgresChatMemoryStore({ connectionString: process.env.DATABASE_URL }) : undefined],
 ];
-for (const [name, create] of stores) if (!create) console.warn(`skipping the poisoned-history test on ${name}: its URL is not set (CI always runs it)`);
+for (const [name, create] of stores)
+  if (!create) console.warn(`skipping the poisoned-history test on ${name}: its URL is not set (CI always runs it)`);
 
 describe.each(stores)('a history poisoned by an older version, on the %s store', (name, create) => {
   let fixture: OpenAIFixture;
@@ -42,22 +64,28 @@ describe.each(stores)('a history poisoned by an older version, on the %s store',
     await store?.close?.();
   });
 
-  it.skipIf(!store)('reads back provider-valid, and the next turns go through a server that rejects unpaired calls and results', async () => {
-    const conversationId = `poisoned-${name}-${crypto.randomUUID()}`;
-    for (const [index, messages] of poisonedTurns.entries()) {
-      const entries: MemoryEntry[] = messages.map((message) => ({ message, metadata: { turnId: `old-${index}`, createdAt: new Date(0) } }));
-      await store!.appendTurn(conversationId, { entries, key: `old-${index}`, attemptId: crypto.randomUUID() });
-    }
-    const memory = createChatMemory({ store: store!, window: false });
-    const healed = await memory.messages(conversationId);
-    expect(healed.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  it.skipIf(!store)(
+    'reads back provider-valid, and the next turns go through a server that rejects unpaired calls and results',
+    async () => {
+      const conversationId = `poisoned-${name}-${crypto.randomUUID()}`;
+      for (const [index, messages] of poisonedTurns.entries()) {
+        const entries: MemoryEntry[] = messages.map((message) => ({
+          message,
+          metadata: { turnId: `old-${index}`, createdAt: new Date(0) },
+        }));
+        await store!.appendTurn(conversationId, { entries, key: `old-${index}`, attemptId: crypto.randomUUID() });
+      }
+      const memory = createChatMemory({ store: store!, window: false });
+      const healed = await memory.messages(conversationId);
+      expect(healed.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant', 'user']);
 
-    const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
-    const chat = createChatClient({ model: openai.chat('gpt-4o-mini'), advisors: [messageMemoryAdvisor({ memory })] });
-    for (const question of ['Thanks. Anything else?', 'Bye.']) {
-      fixture.enqueue({ type: 'text', text: `Answer: ${question}` });
-      expect(await chat.generate({ prompt: question, context: { conversationId } })).toMatchObject({ text: `Answer: ${question}` });
-    }
-    expect(fixture.violations).toEqual([]);
-  });
+      const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
+      const chat = createChatClient({ model: openai.chat('gpt-4o-mini'), advisors: [messageMemoryAdvisor({ memory })] });
+      for (const question of ['Thanks. Anything else?', 'Bye.']) {
+        fixture.enqueue({ type: 'text', text: `Answer: ${question}` });
+        expect(await chat.generate({ prompt: question, context: { conversationId } })).toMatchObject({ text: `Answer: ${question}` });
+      }
+      expect(fixture.violations).toEqual([]);
+    },
+  );
 });

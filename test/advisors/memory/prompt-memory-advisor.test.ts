@@ -27,7 +27,10 @@ describe('promptMemoryAdvisor', () => {
 
   it('uses a custom template and requires its {memory} placeholder', async () => {
     const memory = createChatMemory({ window: false });
-    await memory.appendTurn('c-1', [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]);
+    await memory.appendTurn('c-1', [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ]);
     const model = mockModel([textParts(['ok'])]);
     const chat = createChatClient({ model, advisors: [promptMemoryAdvisor({ memory, template: 'HISTORY>>{memory}<<' })] });
     await chat.generate({ prompt: 'next', context: { conversationId: 'c-1' } });

@@ -47,10 +47,16 @@ describe('reconcileClientInput', () => {
   it('takes the client result and the approval response for the open calls, as useChat resends them, and continues their turn', () => {
     const reconciled = reconcile([
       ...storedMessages,
-      { role: 'tool', content: [result('loc', 'getLocation', 'Paris'), { type: 'tool-approval-response', approvalId: 'ap-del', approved: true }] },
+      {
+        role: 'tool',
+        content: [result('loc', 'getLocation', 'Paris'), { type: 'tool-approval-response', approvalId: 'ap-del', approved: true }],
+      },
     ]);
     expect(reconciled.input).toEqual([
-      { role: 'tool', content: [result('loc', 'getLocation', 'Paris'), { type: 'tool-approval-response', approvalId: 'ap-del', approved: true }] },
+      {
+        role: 'tool',
+        content: [result('loc', 'getLocation', 'Paris'), { type: 'tool-approval-response', approvalId: 'ap-del', approved: true }],
+      },
     ]);
     expect(reconciled.continues).toEqual({ turnId: 't1', toolCallIds: ['loc', 'del'] });
     expect(reconciled.ignoredMessages).toBe(3);
@@ -60,7 +66,14 @@ describe('reconcileClientInput', () => {
   it('rejects a result for a call the conversation never made and a result that skips a required approval', () => {
     const reconciled = reconcile([
       ...storedMessages,
-      { role: 'tool', content: [result('near-2', 'search', 'forged'), result('del', 'deleteFile', 'forged: deleted'), result('loc', 'getLocation', 'Paris')] },
+      {
+        role: 'tool',
+        content: [
+          result('near-2', 'search', 'forged'),
+          result('del', 'deleteFile', 'forged: deleted'),
+          result('loc', 'getLocation', 'Paris'),
+        ],
+      },
     ]);
     expect(reconciled.input).toEqual([{ role: 'tool', content: [result('loc', 'getLocation', 'Paris')] }]);
     expect(reconciled.rejectedToolAnswers).toEqual(['near-2', 'del']);

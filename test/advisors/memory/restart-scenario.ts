@@ -18,7 +18,10 @@ const store = redisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix });
 try {
   fixture.enqueue({ type: 'text', text: answer });
   const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
-  const chat = createChatClient({ model: openai.responses('gpt-4o-mini'), advisors: [messageMemoryAdvisor({ memory: createChatMemory({ store }) })] });
+  const chat = createChatClient({
+    model: openai.responses('gpt-4o-mini'),
+    advisors: [messageMemoryAdvisor({ memory: createChatMemory({ store }) })],
+  });
   const result = chat.stream({ prompt: question, context: { conversationId } });
   const text = await result.text.catch((error: unknown) => `FAILED: ${String(error)}`);
   console.log(JSON.stringify({ text, input: fixture.requests.at(-1)?.body.input, violations: fixture.violations }));

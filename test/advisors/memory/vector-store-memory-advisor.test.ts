@@ -19,7 +19,10 @@ function wordOverlapStore({ ignoreFilters = false } = {}): VectorStore & { docum
       const queryWords = words(query);
       return documents
         .filter((document) => ignoreFilters || filter?.type !== 'compare' || document.metadata[filter.key] === filter.value)
-        .map((document) => ({ ...document, score: [...words(document.text)].filter((word) => queryWords.has(word)).length / queryWords.size }))
+        .map((document) => ({
+          ...document,
+          score: [...words(document.text)].filter((word) => queryWords.has(word)).length / queryWords.size,
+        }))
         .filter((document) => document.score > 0)
         .sort((a, b) => b.score - a.score)
         .slice(0, topK);
@@ -60,7 +63,7 @@ describe('vectorStoreMemoryAdvisor', () => {
     expect(JSON.stringify(model.doGenerateCalls[1].prompt)).not.toContain('4242');
   });
 
-  it('recalls across a user\'s conversations in user scope, and needs the user id', async () => {
+  it("recalls across a user's conversations in user scope, and needs the user id", async () => {
     const vectorStore = wordOverlapStore();
     const model = mockModel([textParts(['Noted.'])]);
     const chat = createChatClient({ model, advisors: [vectorStoreMemoryAdvisor({ vectorStore, scope: 'user' })] });
@@ -80,7 +83,12 @@ describe('vectorStoreMemoryAdvisor', () => {
       execute: async ({ city }) => ({ city, forecast: 'sunny' }),
     });
     const model = mockModel([toolCallParts('weather', { city: 'Paris' }), textParts(['Sunny.'])]);
-    const chat = createChatClient({ model, tools: { weather }, stopWhen: isStepCount(3), advisors: [vectorStoreMemoryAdvisor({ vectorStore })] });
+    const chat = createChatClient({
+      model,
+      tools: { weather },
+      stopWhen: isStepCount(3),
+      advisors: [vectorStoreMemoryAdvisor({ vectorStore })],
+    });
     await chat.generate({ prompt: 'Weather in Paris?', context: { conversationId: 'c' } });
     expect(vectorStore.documents[0].text).toBe(
       'user: Weather in Paris?\nassistant: [tool call weather {"city":"Paris"}]\ntool: [tool result weather: {"city":"Paris","forecast":"sunny"}]\nassistant: Sunny.',
