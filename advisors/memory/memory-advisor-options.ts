@@ -1,3 +1,4 @@
+import { checkFiniteNumber, checkNonEmptyString, describeValue } from '../../src/extension/index.ts';
 import { AdvisorArgumentError, type ChatMemory } from '../../src/index.ts';
 import { validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
 
@@ -14,21 +15,25 @@ export interface ChatMemoryAdvisorOptions {
 
 export function validateMemoryAdvisorOptions(options: ChatMemoryAdvisorOptions, defaultName: string): Required<ChatMemoryAdvisorOptions> {
   if (options === null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component: defaultName, argument: 'options', message: 'expected an options object' });
+    throw new AdvisorArgumentError({
+      component: defaultName,
+      argument: 'options',
+      message: `expected an options object, got ${describeValue(options)}`,
+    });
   }
   const { memory, name = defaultName, order = -100, onAbort = 'store-interrupted' } = options;
   validateAdvisorIdentity(name, order, defaultName);
   if (memory === null || typeof memory !== 'object' || typeof memory.read !== 'function' || typeof memory.appendTurn !== 'function') {
-    throw new AdvisorArgumentError({ component: name, argument: 'memory', message: 'expected a ChatMemory (createChatMemory)' });
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'memory',
+      message: `expected a ChatMemory (createChatMemory), got ${describeValue(memory)}`,
+    });
   }
   return { memory, name, order, onAbort: validateAbortPolicy(onAbort, name) };
 }
 
 export function validateAdvisorIdentity(name: unknown, order: unknown, component: string): void {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new AdvisorArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
-  }
-  if (typeof order !== 'number' || !Number.isFinite(order)) {
-    throw new AdvisorArgumentError({ component, argument: 'order', message: 'expected a finite number' });
-  }
+  checkNonEmptyString(name, { component, argument: 'name' });
+  checkFiniteNumber(order, { component, argument: 'order' });
 }

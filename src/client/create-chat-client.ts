@@ -13,7 +13,7 @@ import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
 import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
 import { checkPromptInput, newInput, newUserMessageId, type ChatMessages } from './normalize-messages.ts';
 import { resolveInputLimits, type InputLimits } from './input-limits.ts';
-import { rejectUnknownOptions } from './reject-unknown-options.ts';
+import { checkOptions } from '../util/check-options.ts';
 
 export type ChatClientOptions = ChatCallSettings & {
   readonly model: LanguageModel;
@@ -85,7 +85,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   if (options === null || typeof options !== 'object') {
     throw new AdvisorArgumentError({ component: 'chat-client', argument: 'options', message: 'expected an options object' });
   }
-  rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'chat-client');
+  checkOptions(options, { component: 'chat-client', known: CLIENT_OPTION_KEYS });
   if (options.model === undefined || options.model === null) {
     throw new AdvisorArgumentError({ component: 'chat-client', argument: 'model', message: 'a model is required' });
   }
@@ -98,7 +98,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     if (input === null || typeof input !== 'object') {
       throw new AdvisorArgumentError({ component: 'chat-client', argument: 'input', message: 'expected an input object' });
     }
-    rejectUnknownOptions(input, INPUT_KEYS, 'chat-client');
+    checkOptions(input, { component: 'chat-client', known: INPUT_KEYS });
     checkInstructions(input.instructions, 'chat-client');
     const turnChain = chain.with(input.advisors);
     const toModelMessages = checkPromptInput(

@@ -3,9 +3,9 @@ import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankScore } from '../rerank/apply-rerank-scores.ts';
 import { rerankByScores } from '../rerank/rerank-by-scores.ts';
-import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { cohereFetcher } from './cohere-fetcher.ts';
+import { checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 
 export interface CohereRerankerOptions {
   /**
@@ -62,9 +62,9 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model', 'expected a non-empty model id');
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^/\s]+/.test(baseUrl)))
     throw invalid('baseUrl', 'expected an http(s) URL');
-  validateOptionalPositiveInteger(timeoutMs, 'reranker', 'timeoutMs');
-  validateOptionalPositiveInteger(maxDocuments, 'reranker', 'maxDocuments');
-  validateOptionalPositiveInteger(maxTokensPerDoc, 'reranker', 'maxTokensPerDoc');
+  checkOptional(timeoutMs, checkPositiveInteger, { component: 'reranker', argument: 'timeoutMs' });
+  checkOptional(maxDocuments, checkPositiveInteger, { component: 'reranker', argument: 'maxDocuments' });
+  checkOptional(maxTokensPerDoc, checkPositiveInteger, { component: 'reranker', argument: 'maxTokensPerDoc' });
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw invalid('maxRetries', 'expected a non-negative integer');
   if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'expected a non-empty string');
 

@@ -5,7 +5,7 @@ import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
 import { chunkRanges, separatorBoundary, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes, assertDocuments, assertSeparators } from './validate-options.ts';
-import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
+import { checkFunction, checkOptions } from '../util/check-options.ts';
 
 export interface HierarchicalSplitterOptions {
   /** Chunk size of each level, largest (top parents) first, strictly decreasing; at least two levels. */
@@ -49,7 +49,7 @@ const COMPONENT = 'hierarchical-splitter';
  * await ingest({ documents: leaves, embeddingModel, store });
  */
 export function createHierarchicalSplitter(options: HierarchicalSplitterOptions): HierarchicalSplitter {
-  assertOptionsObject(COMPONENT, options, ['chunkSizes', 'chunkOverlap', 'separators', 'lengthFunction']);
+  checkOptions(options, { component: COMPONENT, known: ['chunkSizes', 'chunkOverlap', 'separators', 'lengthFunction'] });
   const { chunkSizes, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, lengthFunction = (text: string) => text.length } = options;
   if (!Array.isArray(chunkSizes) || chunkSizes.length < 2) {
     throw new AdvisorArgumentError({
@@ -68,7 +68,7 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
       });
     }
   });
-  assertFunction(COMPONENT, 'lengthFunction', lengthFunction);
+  checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
   assertSeparators(COMPONENT, separators);
   const boundaries = separators.map(separatorBoundary);
   const levels: ChunkRangeOptions[] = chunkSizes.map((chunkSize) => ({

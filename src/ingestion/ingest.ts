@@ -11,7 +11,16 @@ import { INGESTION_MANIFEST_METHODS, type IngestionManifest } from './ingestion-
 import { removeStaleChunks } from './remove-stale-chunks.ts';
 import { retryWithBackoff } from './retry-with-backoff.ts';
 import { assertDocuments } from './validate-options.ts';
-import { assertFunction, assertInteger, assertOptionsObject, assertPositiveFinite } from '../util/assert-options.ts';
+import {
+  checkAbortSignal,
+  checkFunction,
+  checkNonNegativeInteger,
+  checkOneOf,
+  checkOptional,
+  checkOptions,
+  checkPositiveInteger,
+  checkPositiveNumber,
+} from '../util/check-options.ts';
 
 export interface IngestProgress {
   /** `split`: documents split; `embed`: chunks embedded; `store`: chunks added to the store. */
@@ -178,23 +187,26 @@ type IngestSettings = Required<
   IngestOptions;
 
 function validateIngestOptions(options: IngestOptions): IngestSettings {
-  assertOptionsObject(COMPONENT, options, [
-    'documents',
-    'splitter',
-    'embeddingModel',
-    'store',
-    'manifest',
-    'batchSize',
-    'concurrency',
-    'maxRetries',
-    'initialRetryDelayMs',
-    'embeddingTimeoutMs',
-    'storeTimeoutMs',
-    'onBatchError',
-    'providerOptions',
-    'onProgress',
-    'abortSignal',
-  ]);
+  checkOptions(options, {
+    component: COMPONENT,
+    known: [
+      'documents',
+      'splitter',
+      'embeddingModel',
+      'store',
+      'manifest',
+      'batchSize',
+      'concurrency',
+      'maxRetries',
+      'initialRetryDelayMs',
+      'embeddingTimeoutMs',
+      'storeTimeoutMs',
+      'onBatchError',
+      'providerOptions',
+      'onProgress',
+      'abortSignal',
+    ],
+  });
   const settings = {
     batchSize: 64,
     concurrency: 2,
@@ -217,23 +229,15 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
   requireMethods('store', settings.store, settings.manifest === undefined ? ['add'] : ['add', 'delete']);
   if (settings.splitter !== undefined) requireMethods('splitter', settings.splitter, ['split']);
   if (settings.manifest !== undefined) requireMethods('manifest', settings.manifest, INGESTION_MANIFEST_METHODS);
-  assertInteger(COMPONENT, 'batchSize', settings.batchSize, { min: 1 });
-  assertInteger(COMPONENT, 'concurrency', settings.concurrency, { min: 1 });
-  assertInteger(COMPONENT, 'maxRetries', settings.maxRetries, { min: 0 });
-  assertInteger(COMPONENT, 'initialRetryDelayMs', settings.initialRetryDelayMs, { min: 0 });
-  assertPositiveFinite(COMPONENT, 'embeddingTimeoutMs', settings.embeddingTimeoutMs);
-  assertPositiveFinite(COMPONENT, 'storeTimeoutMs', settings.storeTimeoutMs);
-  if (settings.onBatchError !== 'throw' && settings.onBatchError !== 'continue') {
-    throw new AdvisorArgumentError({
-      component: COMPONENT,
-      argument: 'onBatchError',
-      message: `must be "throw" or "continue", got ${String(settings.onBatchError)}`,
-    });
-  }
-  if (settings.onProgress !== undefined) assertFunction(COMPONENT, 'onProgress', settings.onProgress);
-  if (settings.abortSignal !== undefined && !(settings.abortSignal instanceof AbortSignal)) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'must be an AbortSignal' });
-  }
+  checkPositiveInteger(settings.batchSize, { component: COMPONENT, argument: 'batchSize' });
+  checkPositiveInteger(settings.concurrency, { component: COMPONENT, argument: 'concurrency' });
+  checkNonNegativeInteger(settings.maxRetries, { component: COMPONENT, argument: 'maxRetries' });
+  checkNonNegativeInteger(settings.initialRetryDelayMs, { component: COMPONENT, argument: 'initialRetryDelayMs' });
+  checkPositiveNumber(settings.embeddingTimeoutMs, { component: COMPONENT, argument: 'embeddingTimeoutMs' });
+  checkPositiveNumber(settings.storeTimeoutMs, { component: COMPONENT, argument: 'storeTimeoutMs' });
+  checkOneOf(settings.onBatchError, ['throw', 'continue'], { component: COMPONENT, argument: 'onBatchError' });
+  if (settings.onProgress !== undefined) checkFunction(settings.onProgress, { component: COMPONENT, argument: 'onProgress' });
+  checkOptional(settings.abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' });
   return settings;
 }
 

@@ -2,7 +2,7 @@ import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
 import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes, assertSeparators } from './validate-options.ts';
-import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
+import { checkFunction, checkOptions } from '../util/check-options.ts';
 
 /**
  * Ends of sentences in Latin and CJK scripts: terminal punctuation with any
@@ -41,7 +41,7 @@ const COMPONENT = 'recursive-character-splitter';
  * const chunks = splitter.split(documents); // ids `<document id>#0`, `#1`, ...
  */
 export function createRecursiveCharacterSplitter(options: RecursiveCharacterSplitterOptions): TextSplitter {
-  assertOptionsObject(COMPONENT, options, ['chunkSize', 'chunkOverlap', 'separators', 'lengthFunction']);
+  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'lengthFunction'] });
   return createRecursiveSplitter(COMPONENT, options);
 }
 
@@ -49,7 +49,7 @@ export function createRecursiveCharacterSplitter(options: RecursiveCharacterSpli
 export function createRecursiveSplitter(component: string, options: RecursiveCharacterSplitterOptions): TextSplitter {
   const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, lengthFunction = (text: string) => text.length } = options;
   assertChunkSizes(component, chunkSize, chunkOverlap);
-  assertFunction(component, 'lengthFunction', lengthFunction);
+  checkFunction(lengthFunction, { component, argument: 'lengthFunction' });
   assertSeparators(component, separators);
   const rangeOptions = { chunkSize, chunkOverlap, lengthFunction, boundaries: separators.map(separatorBoundary) };
   return rangeSplitter(component, (text) => chunkRanges(text, rangeOptions));

@@ -1,5 +1,7 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from './text-ranges.ts';
+import { checkBoolean } from '../util/check-options.ts';
+import { describeValue } from '../context/context-key.ts';
 
 export interface SentenceSegmentationOptions {
   /** BCP 47 locale for `Intl.Segmenter`'s sentence rules. Default: the runtime's locale. */
@@ -17,11 +19,13 @@ export interface SentenceSegmentationOptions {
 export function sentenceBoundary(component: string, options: SentenceSegmentationOptions): TextBoundary {
   const { locale, splitOnSemicolon = false } = options;
   if (locale !== undefined && typeof locale !== 'string') {
-    throw new AdvisorArgumentError({ component, argument: 'locale', message: 'must be a BCP 47 language tag' });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'locale',
+      message: `expected a BCP 47 language tag, got ${describeValue(locale)}`,
+    });
   }
-  if (typeof splitOnSemicolon !== 'boolean') {
-    throw new AdvisorArgumentError({ component, argument: 'splitOnSemicolon', message: 'must be a boolean' });
-  }
+  checkBoolean(splitOnSemicolon, { component, argument: 'splitOnSemicolon' });
   let segmenter: Intl.Segmenter;
   try {
     segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });

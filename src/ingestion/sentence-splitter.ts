@@ -3,7 +3,7 @@ import { rangeSplitter } from './range-splitter.ts';
 import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
 import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes } from './validate-options.ts';
-import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
+import { checkFunction, checkOptions } from '../util/check-options.ts';
 
 export interface SentenceSplitterOptions extends SentenceSegmentationOptions {
   /**
@@ -29,14 +29,14 @@ const COMPONENT = 'sentence-splitter';
  * splitter.splitText('第一句。第二句！Third one? Fourth.');
  */
 export function createSentenceSplitter(options: SentenceSplitterOptions = {}): TextSplitter {
-  assertOptionsObject(COMPONENT, options, ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon']);
+  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon'] });
   const { chunkSize, chunkOverlap = 0, lengthFunction = (text: string) => text.length, locale } = options;
   const sentences = sentenceBoundary(COMPONENT, options);
   if (chunkSize === undefined) {
     return rangeSplitter(COMPONENT, (text) => sentenceRanges(text, sentences));
   }
   assertChunkSizes(COMPONENT, chunkSize, chunkOverlap);
-  assertFunction(COMPONENT, 'lengthFunction', lengthFunction);
+  checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
   const rangeOptions = {
     chunkSize,
     chunkOverlap,

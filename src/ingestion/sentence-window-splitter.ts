@@ -2,7 +2,7 @@ import { toChunkDocuments } from './chunk-documents.ts';
 import type { TextSplitter } from './document-splitter.ts';
 import { sentenceBoundary, sentenceRanges, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
 import { assertDocuments } from './validate-options.ts';
-import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
+import { checkNonNegativeInteger, checkOptions } from '../util/check-options.ts';
 
 export interface SentenceWindowSplitterOptions extends SentenceSegmentationOptions {
   /** Sentences kept on each side of a sentence in its `windowText`. Default 3. */
@@ -22,9 +22,9 @@ const COMPONENT = 'sentence-window-splitter';
  * const splitter = createSentenceWindowSplitter({ window: 2 });
  */
 export function createSentenceWindowSplitter(options: SentenceWindowSplitterOptions = {}): TextSplitter {
-  assertOptionsObject(COMPONENT, options, ['window', 'locale', 'splitOnSemicolon']);
+  checkOptions(options, { component: COMPONENT, known: ['window', 'locale', 'splitOnSemicolon'] });
   const { window = 3 } = options;
-  assertInteger(COMPONENT, 'window', window, { min: 0 });
+  checkNonNegativeInteger(window, { component: COMPONENT, argument: 'window' });
   const sentences = sentenceBoundary(COMPONENT, options);
   return {
     split(documents) {

@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import type { TextSplitter } from './document-splitter.ts';
 import { createRecursiveSplitter, type RecursiveCharacterSplitterOptions } from './recursive-character-splitter.ts';
 import type { LengthFunction } from './text-ranges.ts';
-import { assertFunction, assertOptionsObject } from '../util/assert-options.ts';
+import { checkFunction, checkOptions } from '../util/check-options.ts';
 
 export interface TokenSplitterOptions extends Omit<RecursiveCharacterSplitterOptions, 'lengthFunction'> {
   /** Counts the tokens of a text. Default: `gpt-tokenizer` (`o200k_base`, the GPT-4o / GPT-5 encoding). */
@@ -20,8 +20,8 @@ const COMPONENT = 'token-splitter';
  * const splitter = createTokenSplitter({ chunkSize: 256, chunkOverlap: 32 });
  */
 export function createTokenSplitter(options: TokenSplitterOptions): TextSplitter {
-  assertOptionsObject(COMPONENT, options, ['chunkSize', 'chunkOverlap', 'separators', 'tokenizer']);
+  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'tokenizer'] });
   const { tokenizer = countTokens, ...rest } = options;
-  assertFunction(COMPONENT, 'tokenizer', tokenizer);
+  checkFunction(tokenizer, { component: COMPONENT, argument: 'tokenizer' });
   return createRecursiveSplitter(COMPONENT, { ...rest, lengthFunction: tokenizer });
 }

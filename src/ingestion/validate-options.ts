@@ -1,17 +1,18 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocuments } from '../document/require-document.ts';
-import { assertInteger } from '../util/assert-options.ts';
+import { checkNonNegativeInteger, checkPositiveInteger } from '../util/check-options.ts';
+import { describeValue } from '../context/context-key.ts';
 
 /** `chunkSize` is a positive integer and `chunkOverlap` a non-negative integer smaller than it. */
 export function assertChunkSizes(component: string, chunkSize: unknown, chunkOverlap: unknown): void {
-  assertInteger(component, 'chunkSize', chunkSize, { min: 1 });
-  assertInteger(component, 'chunkOverlap', chunkOverlap, { min: 0 });
-  if (chunkOverlap >= chunkSize) {
+  const size = checkPositiveInteger(chunkSize, { component, argument: 'chunkSize' });
+  const overlap = checkNonNegativeInteger(chunkOverlap, { component, argument: 'chunkOverlap' });
+  if (overlap >= size) {
     throw new AdvisorArgumentError({
       component,
       argument: 'chunkOverlap',
-      message: `must be smaller than chunkSize (${chunkSize}), got ${chunkOverlap}`,
+      message: `expected a number smaller than chunkSize (${size}), got ${overlap}`,
     });
   }
 }
@@ -25,7 +26,7 @@ export function assertSeparators(component: string, separators: unknown): void {
     throw new AdvisorArgumentError({
       component,
       argument: 'separators',
-      message: 'must be a non-empty array of strings or regular expressions',
+      message: `expected a non-empty array of strings or regular expressions, got ${describeValue(separators)}`,
     });
   }
 }

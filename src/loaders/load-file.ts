@@ -1,5 +1,4 @@
 import { extname } from 'node:path';
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { DOCX_MEDIA_TYPE, loadDocx } from './load-docx.ts';
@@ -8,6 +7,7 @@ import { loadMarkdown, type MarkdownLoaderOptions } from './load-markdown.ts';
 import { loadPdf, type PdfLoaderOptions } from './load-pdf.ts';
 import { loadText } from './load-text.ts';
 import { describeSource, LOADER_OPTION_KEYS, type LoaderSource } from './read-source.ts';
+import { checkOptions } from '../util/check-options.ts';
 
 export interface FileLoaderOptions extends Pick<MarkdownLoaderOptions, 'sections'>, PdfLoaderOptions {
   /** Chooses the loader instead of the file extension, e.g. for an upload named without one. */
@@ -36,10 +36,7 @@ const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
  */
 export async function loadFile(source: LoaderSource, options: FileLoaderOptions = {}): Promise<Document[]> {
   const component = 'file-loader';
-  if (options == null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
-  }
-  rejectUnknownOptions(options as Record<string, unknown>, [...LOADER_OPTION_KEYS, 'mediaType', 'mergePages', 'sections'], component);
+  checkOptions(options, { component, known: [...LOADER_OPTION_KEYS, 'mediaType', 'mergePages', 'sections'] });
   const { mediaType, mergePages, sections, ...loaderOptions } = options;
   const location = describeSource(component, source);
   const extension = extname(location).toLowerCase();

@@ -1,7 +1,7 @@
 import type { Document } from '../document/document.ts';
-import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { importParser } from './import-parser.ts';
 import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
+import { checkBoolean } from '../util/check-options.ts';
 
 export interface MarkdownHeading {
   readonly depth: number;
@@ -32,9 +32,7 @@ const COMPONENT = 'markdown-loader';
  */
 export async function loadMarkdown(source: LoaderSource, options: MarkdownLoaderOptions = {}): Promise<Document[]> {
   const { sections = false, ...loaderOptions } = options ?? {};
-  if (typeof sections !== 'boolean') {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'sections', message: 'must be a boolean' });
-  }
+  checkBoolean(sections, { component: COMPONENT, argument: 'sections' });
   const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
   const { marked } = await importParser(COMPONENT, 'marked', () => import('marked'));
   const text = decodeText(bytes).replace(/\r\n?/g, '\n');

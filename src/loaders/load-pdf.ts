@@ -1,8 +1,8 @@
 import type { Document } from '../document/document.ts';
 import { ComponentError } from '../errors/component-error.ts';
-import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { importParser } from './import-parser.ts';
 import { LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
+import { checkBoolean } from '../util/check-options.ts';
 
 export interface PdfLoaderOptions extends LoaderOptions {
   /**
@@ -25,9 +25,7 @@ const COMPONENT = 'pdf-loader';
  */
 export async function loadPdf(source: LoaderSource, options: PdfLoaderOptions = {}): Promise<Document[]> {
   const { mergePages = false, ...loaderOptions } = options ?? {};
-  if (typeof mergePages !== 'boolean') {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'mergePages', message: 'must be a boolean' });
-  }
+  checkBoolean(mergePages, { component: COMPONENT, argument: 'mergePages' });
   const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
   const { getDocumentProxy, extractText, getMeta } = await importParser(COMPONENT, 'unpdf', () => import('unpdf'));
   let pages: string[];

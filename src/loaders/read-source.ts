@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { checkAbortSignal, checkNonEmptyString, checkOptional, checkOptions } from '../util/check-options.ts';
 
 /** A file path or `file:` URL, or content already in memory (an upload) with the file name it came with. */
 export type LoaderSource = string | URL | { readonly data: Uint8Array | ArrayBuffer | string; readonly name: string };
@@ -83,19 +83,12 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 function validateLoaderOptions(component: string, options: LoaderOptions, knownOptions: readonly string[]): void {
-  if (options == null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component, argument: 'options', message: 'must be an object' });
-  }
-  rejectUnknownOptions(options as Record<string, unknown>, knownOptions, component);
-  if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length === 0)) {
-    throw new AdvisorArgumentError({ component, argument: 'id', message: 'must be a non-empty string' });
-  }
+  checkOptions(options, { component, known: knownOptions });
+  checkOptional(options.id, checkNonEmptyString, { component, argument: 'id' });
   if (options.metadata !== undefined && (options.metadata === null || typeof options.metadata !== 'object')) {
-    throw new AdvisorArgumentError({ component, argument: 'metadata', message: 'must be an object' });
+    throw new AdvisorArgumentError({ component, argument: 'metadata', message: 'expected an object' });
   }
-  if (options.abortSignal !== undefined && !(options.abortSignal instanceof AbortSignal)) {
-    throw new AdvisorArgumentError({ component, argument: 'abortSignal', message: 'must be an AbortSignal' });
-  }
+  checkOptional(options.abortSignal, checkAbortSignal, { component, argument: 'abortSignal' });
 }
 
 function toBytes(data: Uint8Array | ArrayBuffer | string): Uint8Array {

@@ -1,12 +1,12 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { ENGLISH_STOP_WORDS } from '../bm25/english-stop-words.ts';
 import { createMultilingualAnalyzer } from '../bm25/multilingual-analyzer.ts';
-import { rejectUnknownOptions } from '../client/reject-unknown-options.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { createTextModel } from '../model/create-text-model.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, validateContextTemplate } from '../prompt/context-template.ts';
 import { rankSentences, splitSentences, type Sentence } from './rank-sentences.ts';
 import { readOfflinePrompt } from './read-offline-prompt.ts';
+import { checkOptions } from '../util/check-options.ts';
 
 const COMPONENT = 'offline-model';
 
@@ -96,7 +96,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
   if (options === null || typeof options !== 'object') {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'options', message: 'expected an options object' });
   }
-  rejectUnknownOptions(options as Readonly<Record<string, unknown>>, ['modelId', 'maxSentences', 'templates', 'locale'], COMPONENT);
+  checkOptions(options, { component: COMPONENT, known: ['modelId', 'maxSentences', 'templates', 'locale'] });
   const { modelId = 'offline-stand-in', maxSentences = 3, templates = [DEFAULT_CONTEXT_TEMPLATE], locale } = options;
   if (typeof modelId !== 'string' || modelId.trim() === '') {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'modelId', message: 'expected a non-empty string' });

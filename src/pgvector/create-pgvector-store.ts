@@ -9,12 +9,6 @@ import { matchesFilter } from '../filter/match-filter.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
-import { assertOptionsObject } from '../util/assert-options.ts';
-import {
-  validateOptionalAbortSignal,
-  validateOptionalFiniteNumber,
-  validateOptionalPositiveInteger,
-} from '../util/validate-option-values.ts';
 import { embedDocuments, embedQuery, type EmbeddingCallSettings } from '../vector-store/call-embedding-model.ts';
 import { float4ArrayParameter } from './float4-array-parameter.ts';
 import {
@@ -27,6 +21,9 @@ import {
 import { runInTransaction, type TransactionQuery } from './run-in-transaction.ts';
 import { HYBRID_SEARCH_PARAMETERS, hybridSearchSql, VECTOR_SEARCH_PARAMETERS, vectorSearchSql } from './search-sql.ts';
 import { isStorableText, toPostgresFilter } from './to-postgres-filter.ts';
+import { checkAbortSignal, checkFiniteNumber, checkOptional, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
+import { latestPerId } from '../document/latest-per-id.ts';
+import { raceAbort } from '../util/race-abort.ts';
 
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 
@@ -219,7 +216,7 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
     dimensions: table.dimensions,
 
     async add(input, { abortSignal } = {}) {
-      validateOptionalAbortSignal(abortSignal, COMPONENT);
+      checkOptional(abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' });
       const documents = latestPerId(validateDocuments(input, table.dimensions));
       if (requiredFilter !== undefined) {
         const outside = documents.find((document) => !matchesFilter(requiredFilter, document.metadata));
@@ -283,7 +280,7 @@ RETURNING id`;
     },
 
     async delete(ids, { abortSignal } = {}) {
-      validateOptionalAbortSignal(abortSignal, COMPONENT);
+      checkOptional(abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' });
       if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id === '')) {
         throw new AdvisorArgumentError({ component: COMPONENT, argument: 'ids', message: 'expected an array of non-empty document ids' });
       }
@@ -302,7 +299,7 @@ RETURNING id`;
     },
 
     async deleteByFilter(filter, { abortSignal } = {}) {
-      validateOptionalAbortSignal(abortSignal, COMPONENT);
+      checkOptional(abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' });
       const requested = resolveFilter(filter);
       if (requested === undefined) {
         throw new AdvisorArgumentError({
@@ -452,32 +449,12 @@ function validateDocuments(input: readonly Document[], dimensions: number): read
   return input;
 }
 
-/** Within one batch the last document with an id wins, as a later add would; one statement may not update a row twice. */
-function latestPerId(documents: readonly Document[]): Document[] {
-  const latest = new Map<string, Document>();
-  for (const document of documents) {
-    latest.delete(document.id);
-    latest.set(document.id, document);
-  }
-  return [...latest.values()];
-}
-
 function atLeastVersion(version: string, minimum: readonly number[]): boolean {
   const parts = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
   for (let i = 0; i < minimum.length; i++) {
     if ((parts[i] ?? 0) !== minimum[i]) return (parts[i] ?? 0) > minimum[i];
   }
   return true;
-}
-
-function raceAbort<T>(promise: Promise<T>, abortSignal: AbortSignal | undefined): Promise<T> {
-  if (!abortSignal) return promise;
-  abortSignal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortSignal.reason);
-    abortSignal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => abortSignal.removeEventListener('abort', onAbort));
-  });
 }
 
 interface ValidatedOptions {
@@ -495,7 +472,7 @@ interface ValidatedOptions {
 }
 
 function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
-  assertOptionsObject(COMPONENT, options, OPTION_KEYS);
+  checkOptions(options, { component: COMPONENT, known: OPTION_KEYS });
   const invalid = (argument: string, message: string) => new AdvisorArgumentError({ component: COMPONENT, argument, message });
   const { pool, embeddingModel, hybrid = false, iterativeScan = 'relaxed_order', createTable = true, name = 'pgvector' } = options;
   const table = pgVectorTable(options, COMPONENT);
@@ -516,14 +493,16 @@ function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
   }
   if (typeof hybrid !== 'boolean' && (hybrid === null || typeof hybrid !== 'object'))
     throw invalid('hybrid', 'expected a boolean or { candidates }');
-  if (typeof hybrid === 'object') assertOptionsObject(COMPONENT, hybrid, ['candidates']);
+  if (typeof hybrid === 'object') checkOptions(hybrid, { component: COMPONENT, known: ['candidates'] });
   const candidates =
-    typeof hybrid === 'object' ? validateOptionalPositiveInteger(hybrid.candidates, COMPONENT, 'hybrid.candidates') : undefined;
+    typeof hybrid === 'object'
+      ? checkOptional(hybrid.candidates, checkPositiveInteger, { component: COMPONENT, argument: 'hybrid.candidates' })
+      : undefined;
   if (!ITERATIVE_SCANS.includes(iterativeScan)) throw invalid('iterativeScan', `expected one of ${ITERATIVE_SCANS.join(', ')}`);
   if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'expected a non-empty string');
   const maxRetries = options.maxRetries ?? 2;
   if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw invalid('maxRetries', 'expected a non-negative integer');
-  const timeoutMs = validateOptionalPositiveInteger(options.timeoutMs, COMPONENT, 'timeoutMs') ?? 10_000;
+  const timeoutMs = checkOptional(options.timeoutMs, checkPositiveInteger, { component: COMPONENT, argument: 'timeoutMs' }) ?? 10_000;
   return {
     table,
     connectionString: pool === undefined ? connectionString : undefined,
@@ -531,10 +510,10 @@ function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
     embedding: embeddingModel === undefined ? undefined : { model: embeddingModel, timeoutMs, maxRetries },
     hybrid: hybrid === false ? undefined : { candidates },
     iterativeScan,
-    batchSize: validateOptionalPositiveInteger(options.batchSize, COMPONENT, 'batchSize') ?? 500,
+    batchSize: checkOptional(options.batchSize, checkPositiveInteger, { component: COMPONENT, argument: 'batchSize' }) ?? 500,
     timeoutMs,
     requiredFilter: options.requiredFilter === undefined ? undefined : requireFilter(options.requiredFilter, invalid),
-    defaultTopK: validateOptionalPositiveInteger(options.defaultTopK, COMPONENT, 'defaultTopK') ?? 4,
+    defaultTopK: checkOptional(options.defaultTopK, checkPositiveInteger, { component: COMPONENT, argument: 'defaultTopK' }) ?? 4,
     name,
   };
 }
@@ -560,8 +539,8 @@ function validateSearchRequest(request: VectorSearchRequest, defaultTopK: number
     query,
     vector,
     filter: filter === undefined ? undefined : resolveFilter(filter),
-    abortSignal: validateOptionalAbortSignal(request.abortSignal, COMPONENT),
-    topK: validateOptionalPositiveInteger(request.topK, COMPONENT, 'topK') ?? defaultTopK,
-    minScore: validateOptionalFiniteNumber(request.minScore, COMPONENT, 'minScore'),
+    abortSignal: checkOptional(request.abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' }),
+    topK: checkOptional(request.topK, checkPositiveInteger, { component: COMPONENT, argument: 'topK' }) ?? defaultTopK,
+    minScore: checkOptional(request.minScore, checkFiniteNumber, { component: COMPONENT, argument: 'minScore' }),
   };
 }

@@ -1,5 +1,5 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import { assertOptionsObject } from '../util/assert-options.ts';
+import { checkOptions } from '../util/check-options.ts';
 
 /** How vectors are compared. Scores are mapped so that higher is always better (see `createPgVectorStore`). */
 export type PgVectorDistance = 'cosine' | 'l2' | 'inner-product';
@@ -140,19 +140,19 @@ function validateIndex(index: PgVectorIndex, invalid: (argument: string, message
   };
   switch (index.type) {
     case 'hnsw': {
-      assertOptionsObject('pgvector-store', index, ['type', 'm', 'efConstruction', 'efSearch']);
+      checkOptions(index, { component: 'pgvector-store', known: ['type', 'm', 'efConstruction', 'efSearch'] });
       const m = integer('m', index.m, 16, 2, 100);
       // pgvector requires ef_construction >= 2 * m.
       const efConstruction = integer('efConstruction', index.efConstruction, Math.max(64, 2 * m), 2 * m, 1000);
       return { type: 'hnsw', m, efConstruction, efSearch: integer('efSearch', index.efSearch, 40, 1, 1000) };
     }
     case 'ivfflat': {
-      assertOptionsObject('pgvector-store', index, ['type', 'lists', 'probes']);
+      checkOptions(index, { component: 'pgvector-store', known: ['type', 'lists', 'probes'] });
       const lists = integer('lists', index.lists, 100, 1, 32_768);
       return { type: 'ivfflat', lists, probes: integer('probes', index.probes, Math.min(10, lists), 1, lists) };
     }
     case 'none':
-      assertOptionsObject('pgvector-store', index, ['type']);
+      checkOptions(index, { component: 'pgvector-store', known: ['type'] });
       return { type: 'none' };
     default:
       throw invalid('index.type', `expected 'hnsw', 'ivfflat' or 'none', got ${JSON.stringify((index as { type?: unknown }).type)}`);

@@ -8,11 +8,12 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { redactSecrets } from '../security/redact-secrets.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
-import { validateOptionalFiniteNumber, validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { toPointId } from './point-id.ts';
 import type { SparseEncoder, SparseVector } from './sparse-encoder.ts';
 import { toQdrantFilter } from './to-qdrant-filter.ts';
+import { checkFiniteNumber, checkOptional, checkPositiveInteger } from '../util/check-options.ts';
+import { raceAbort } from '../util/race-abort.ts';
 
 export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
 export type QdrantPayloadIndexType = 'keyword' | 'integer' | 'float' | 'bool' | 'datetime' | 'text' | 'uuid';
@@ -406,16 +407,6 @@ function describeError(error: unknown): string {
   return detail ? `${error.message} (${detail})` : error.message;
 }
 
-function raceAbort<T>(promise: Promise<T>, abortSignal: AbortSignal | undefined): Promise<T> {
-  if (!abortSignal) return promise;
-  abortSignal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortSignal.reason);
-    abortSignal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => abortSignal.removeEventListener('abort', onAbort));
-  });
-}
-
 interface ValidatedOptions {
   readonly url?: string;
   readonly collection: string;
@@ -469,7 +460,7 @@ function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
       throw invalid('sparse.vectorName', 'expected a non-empty string');
     if (sparse.modifier !== undefined && sparse.modifier !== 'idf' && sparse.modifier !== 'none')
       throw invalid('sparse.modifier', "expected 'idf' or 'none'");
-    validateOptionalPositiveInteger(sparse.prefetchLimit, COMPONENT, 'sparse.prefetchLimit');
+    checkOptional(sparse.prefetchLimit, checkPositiveInteger, { component: COMPONENT, argument: 'sparse.prefetchLimit' });
   }
   const vectorName = options.vectorName ?? (sparse ? 'dense' : undefined);
   const sparseVectorName = sparse?.vectorName ?? 'sparse';
@@ -487,17 +478,17 @@ function validateOptions(options: QdrantVectorStoreOptions): ValidatedOptions {
     url: typeof url === 'string' ? url.replace(/\/+$/, '') : undefined,
     collection,
     embeddingModel,
-    dimensions: validateOptionalPositiveInteger(options.dimensions, COMPONENT, 'dimensions'),
+    dimensions: checkOptional(options.dimensions, checkPositiveInteger, { component: COMPONENT, argument: 'dimensions' }),
     distance,
     vectorName,
     sparse: sparse
       ? { encoder: sparse.encoder, vectorName: sparseVectorName, modifier: sparse.modifier ?? 'idf', prefetchLimit: sparse.prefetchLimit }
       : undefined,
     payloadIndexes,
-    batchSize: validateOptionalPositiveInteger(options.batchSize, COMPONENT, 'batchSize') ?? 64,
-    timeoutMs: validateOptionalPositiveInteger(options.timeoutMs, COMPONENT, 'timeoutMs') ?? 10_000,
+    batchSize: checkOptional(options.batchSize, checkPositiveInteger, { component: COMPONENT, argument: 'batchSize' }) ?? 64,
+    timeoutMs: checkOptional(options.timeoutMs, checkPositiveInteger, { component: COMPONENT, argument: 'timeoutMs' }) ?? 10_000,
     requiredFilter,
-    defaultTopK: validateOptionalPositiveInteger(options.defaultTopK, COMPONENT, 'defaultTopK') ?? 4,
+    defaultTopK: checkOptional(options.defaultTopK, checkPositiveInteger, { component: COMPONENT, argument: 'defaultTopK' }) ?? 4,
     maxRetries,
     name,
   };
@@ -547,7 +538,7 @@ function validateSearchRequest(request: VectorSearchRequest, defaultTopK: number
     query,
     filter,
     abortSignal,
-    topK: validateOptionalPositiveInteger(request.topK, COMPONENT, 'topK') ?? defaultTopK,
-    minScore: validateOptionalFiniteNumber(request.minScore, COMPONENT, 'minScore'),
+    topK: checkOptional(request.topK, checkPositiveInteger, { component: COMPONENT, argument: 'topK' }) ?? defaultTopK,
+    minScore: checkOptional(request.minScore, checkFiniteNumber, { component: COMPONENT, argument: 'minScore' }),
   };
 }

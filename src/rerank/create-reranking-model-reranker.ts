@@ -3,7 +3,12 @@ import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { rerankByScores } from './rerank-by-scores.ts';
-import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
+import {
+  checkNonEmptyString,
+  checkNonNegativeInteger,
+  checkOptions,
+  checkPositiveInteger,
+} from '../util/check-options.ts';
 
 export interface RerankingModelRerankerOptions {
   /** Any AI SDK reranking model, e.g. `cohere.reranking('rerank-v3.5')` from `@ai-sdk/cohere`. */
@@ -27,9 +32,7 @@ export interface RerankingModelRerankerOptions {
  */
 export function createRerankingModelReranker(options: RerankingModelRerankerOptions): Reranker {
   const component = 'reranker';
-  if (options === null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
-  }
+  checkOptions(options, { component, known: ['model', 'name', 'timeoutMs', 'maxRetries'] });
   const { model, name = 'reranking-model', timeoutMs = 30_000, maxRetries = 2 } = options;
   if (
     model === undefined ||
@@ -38,17 +41,9 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
   ) {
     throw new AdvisorArgumentError({ component, argument: 'model', message: 'expected an AI SDK reranking model' });
   }
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new AdvisorArgumentError({ component, argument: 'name', message: 'expected a non-empty string' });
-  }
-  validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
-  if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
-    throw new AdvisorArgumentError({
-      component,
-      argument: 'maxRetries',
-      message: `expected a non-negative integer, got ${String(maxRetries)}`,
-    });
-  }
+  checkNonEmptyString(name, { component, argument: 'name' });
+  checkPositiveInteger(timeoutMs, { component, argument: 'timeoutMs' });
+  checkNonNegativeInteger(maxRetries, { component, argument: 'maxRetries' });
 
   return {
     name,

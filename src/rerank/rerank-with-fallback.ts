@@ -3,8 +3,8 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import type { Reranker } from '../retrieval/reranker.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
-import { validateOptionalPositiveInteger } from '../util/validate-option-values.ts';
 import { validateRerankCall } from './validate-rerank-options.ts';
+import { checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 
 export interface RerankFallback {
   /** Why the reranker's order was not used. */
@@ -51,7 +51,7 @@ export async function rerankWithFallback({
     throw new AdvisorArgumentError({ component, argument: 'reranker', message: 'expected a Reranker' });
   }
   validateRerankCall(component, query, documents, { topN, minScore, abortSignal });
-  validateOptionalPositiveInteger(timeoutMs, component, 'timeoutMs');
+  checkOptional(timeoutMs, checkPositiveInteger, { component, argument: 'timeoutMs' });
   abortSignal?.throwIfAborted();
   try {
     const reranked = await callWithTimeout({

@@ -1,9 +1,5 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import {
-  validateOptionalAbortSignal,
-  validateOptionalFiniteNumber,
-  validateOptionalPositiveInteger,
-} from '../util/validate-option-values.ts';
+import { checkAbortSignal, checkFiniteNumber, checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 
 /** Checks the per-call rerank options shared by every reranker. */
 export function validateRerankCall(
@@ -28,7 +24,7 @@ export function validateRerankCall(
       });
     }
   });
-  validateOptionalPositiveInteger(options.topN, component, 'topN');
-  validateOptionalFiniteNumber(options.minScore, component, 'minScore');
-  validateOptionalAbortSignal(options.abortSignal, component);
+  checkOptional(options.topN, checkPositiveInteger, { component, argument: 'topN' });
+  checkOptional(options.minScore, checkFiniteNumber, { component, argument: 'minScore' });
+  checkOptional(options.abortSignal, checkAbortSignal, { component, argument: 'abortSignal' });
 }

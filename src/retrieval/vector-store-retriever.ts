@@ -3,9 +3,9 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
-import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
 import type { RetrieveOptions, Retriever } from './retriever.ts';
 import type { VectorStore } from './vector-store.ts';
+import { checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 
 const COMPONENT = 'vector-store-retriever';
 
@@ -52,14 +52,14 @@ function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetri
   const fail = (argument: string, message: string): never => {
     throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
   };
-  assertOptionsObject(COMPONENT, options, ['store', 'name', 'topK', 'minScore', 'filter']);
+  checkOptions(options, { component: COMPONENT, known: ['store', 'name', 'topK', 'minScore', 'filter'] });
   const { store, name, topK, minScore } = options;
   if (store === null || typeof store !== 'object' || typeof store.search !== 'function') {
     fail('store', 'expected a VectorStore (an object with a search method)');
   }
   const resolvedName = name ?? store.name;
   if (typeof resolvedName !== 'string' || resolvedName.trim() === '') fail('name', 'expected a non-empty string');
-  if (topK !== undefined) assertInteger(COMPONENT, 'topK', topK, { min: 1 });
+  if (topK !== undefined) checkPositiveInteger(topK, { component: COMPONENT, argument: 'topK' });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
     fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
   }

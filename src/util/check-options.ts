@@ -17,7 +17,7 @@ function fail(site: OptionSite, expected: string, value: unknown): never {
 }
 
 /** An options object whose keys are all `known` (a typo such as `temprature` fails instead of being ignored). */
-export function checkOptions<T extends object>(options: T, { component, known }: { component: string; known: readonly string[] }): T {
+export function checkOptions<T>(options: T, { component, known }: { component: string; known: readonly string[] }): T {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail({ component, argument: 'options' }, 'an options object', options);
   for (const key of Object.keys(options)) {

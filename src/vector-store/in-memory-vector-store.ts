@@ -4,11 +4,12 @@ import { requireDocuments } from '../document/require-document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
-import { assertInteger, assertOptionsObject } from '../util/assert-options.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
 import { embedDocuments, embedQuery, type EmbeddingCallSettings } from './call-embedding-model.ts';
 import { selectTopK } from './select-top-k.ts';
 import { createVectorMatrix, MAX_VECTOR_DIMENSIONS, type VectorMatrix } from './vector-matrix.ts';
+import { checkNonNegativeInteger, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
+import { latestPerId } from '../document/latest-per-id.ts';
 
 const COMPONENT = 'vector-store';
 const DEFAULT_TOP_K = 4;
@@ -309,7 +310,7 @@ export function inMemoryVectorStoreInternals(store: InMemoryVectorStore): InMemo
 }
 
 function validateOptions(options: InMemoryVectorStoreOptions): void {
-  assertOptionsObject(COMPONENT, options, OPTION_KEYS);
+  checkOptions(options, { component: COMPONENT, known: OPTION_KEYS });
   const { name, embeddingModel, dimensions, initialCapacity, embeddingTimeoutMs, embeddingMaxRetries, quantization, rescoreCandidates } =
     options;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
@@ -327,12 +328,13 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
     });
   }
   if (dimensions !== undefined) {
-    assertInteger(COMPONENT, 'dimensions', dimensions, { min: 1 });
+    checkPositiveInteger(dimensions, { component: COMPONENT, argument: 'dimensions' });
     assertAtMost(dimensions, 'dimensions');
   }
-  if (initialCapacity !== undefined) assertInteger(COMPONENT, 'initialCapacity', initialCapacity, { min: 0 });
-  if (embeddingTimeoutMs !== undefined) assertInteger(COMPONENT, 'embeddingTimeoutMs', embeddingTimeoutMs, { min: 1 });
-  if (embeddingMaxRetries !== undefined) assertInteger(COMPONENT, 'embeddingMaxRetries', embeddingMaxRetries, { min: 0 });
+  if (initialCapacity !== undefined) checkNonNegativeInteger(initialCapacity, { component: COMPONENT, argument: 'initialCapacity' });
+  if (embeddingTimeoutMs !== undefined) checkPositiveInteger(embeddingTimeoutMs, { component: COMPONENT, argument: 'embeddingTimeoutMs' });
+  if (embeddingMaxRetries !== undefined)
+    checkNonNegativeInteger(embeddingMaxRetries, { component: COMPONENT, argument: 'embeddingMaxRetries' });
   if (quantization !== undefined && quantization !== 'none' && quantization !== 'int8') {
     throw new AdvisorArgumentError({
       component: COMPONENT,
@@ -340,7 +342,7 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
       message: `expected 'none' or 'int8', got ${JSON.stringify(quantization)}`,
     });
   }
-  if (rescoreCandidates !== undefined) assertInteger(COMPONENT, 'rescoreCandidates', rescoreCandidates, { min: 1 });
+  if (rescoreCandidates !== undefined) checkPositiveInteger(rescoreCandidates, { component: COMPONENT, argument: 'rescoreCandidates' });
 }
 
 function validateDocuments(input: readonly Document[]): readonly Document[] {
@@ -355,16 +357,6 @@ function validateDocuments(input: readonly Document[]): readonly Document[] {
     }
   });
   return input;
-}
-
-/** Within one batch, the last document with an id wins, as a later add would. */
-function latestPerId(documents: readonly Document[]): Document[] {
-  const latest = new Map<string, Document>();
-  for (const document of documents) {
-    latest.delete(document.id);
-    latest.set(document.id, document);
-  }
-  return [...latest.values()];
 }
 
 /** 1 / Euclidean norm, rejecting vectors a cosine similarity is undefined for. */
@@ -402,7 +394,7 @@ function validateSearchRequest(request: VectorSearchRequest): VectorSearchReques
   if (vector !== undefined && !Array.isArray(vector) && !(vector instanceof Float32Array)) {
     fail('vector', 'expected an array of numbers or a Float32Array');
   }
-  if (topK !== undefined) assertInteger(COMPONENT, 'topK', topK, { min: 1 });
+  if (topK !== undefined) checkPositiveInteger(topK, { component: COMPONENT, argument: 'topK' });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
     fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
   }
