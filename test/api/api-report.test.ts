@@ -19,7 +19,9 @@ const entryPoints: Record<string, () => Promise<Record<string, unknown>>> = {
   'ai-advisors/qdrant': () => import('../../src/qdrant/index.ts'),
   'ai-advisors/redis': () => import('../../src/redis/index.ts'),
   'ai-advisors/postgres': () => import('../../src/postgres/index.ts'),
+  'ai-advisors/pgvector': () => import('../../src/pgvector/index.ts'),
   'ai-advisors/cohere': () => import('../../src/cohere/index.ts'),
+  'ai-advisors/testing': () => import('../../src/testing/index.ts'),
 };
 
 describe('public API', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inMemoryChatMemoryStore } from '../../src/memory/index.ts';
-import { describeStoreContract, entriesOf, turnOf } from './store-contract.ts';
+import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
+import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 
-describeStoreContract('in-memory', () => inMemoryChatMemoryStore());
+describeChatMemoryStoreContract('in-memory', () => inMemoryChatMemoryStore());
 
 describe('inMemoryChatMemoryStore', () => {
   it('stores copies: mutating appended or read messages does not change the history', async () => {

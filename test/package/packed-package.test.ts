@@ -20,7 +20,9 @@ const BACKEND_PEERS: Readonly<Record<string, string>> = {
   './qdrant': '@qdrant/js-client-rest',
   './redis': 'redis',
   './postgres': 'pg',
+  './pgvector': 'pg',
   './cohere': 'cohere-ai',
+  './testing': 'vitest',
 };
 
 const entryPoints = Object.entries(manifest.exports)

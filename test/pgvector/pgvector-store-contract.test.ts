@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createPgVectorStore } from '../../src/pgvector/create-pgvector-store.ts';
-import { describeVectorStoreContract } from '../vector-store/vector-store-contract.ts';
+import { describeVectorStoreContract } from '../../src/testing/index.ts';
 import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store contract');

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { describeStoreContract, entriesOf, turnOf } from '../memory/store-contract.ts';
+import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
+import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 
 const connectionString = process.env.DATABASE_URL;
 if (!connectionString) console.warn('DATABASE_URL is not set: skipping the PostgreSQL chat memory store suite (CI always runs it).');
@@ -27,7 +28,7 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
     await pool.end();
   });
 
-  describeStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
+  describeChatMemoryStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
 
   it('creates its tables once even when many stores start concurrently', async () => {
     const fresh = `${tableName}_m`;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
 import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
-import { describeVectorStoreContract } from '../vector-store/vector-store-contract.ts';
+import { describeVectorStoreContract } from '../../src/testing/index.ts';
 
 let fixture: QdrantFixture;
 let counter = 0;

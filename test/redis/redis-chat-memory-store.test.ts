@@ -1,7 +1,8 @@
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
-import { describeStoreContract, entriesOf, turnOf } from '../memory/store-contract.ts';
+import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
+import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: skipping the Redis chat memory store suite (CI always runs it).');
@@ -30,7 +31,7 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
     await client.close();
   });
 
-  describeStoreContract('redis', () => {
+  describeChatMemoryStoreContract('redis', () => {
     const store = redisChatMemoryStore({ url, keyPrefix });
     stores.push(store);
     return store;

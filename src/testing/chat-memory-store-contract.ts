@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { MemoryEntry, MemoryEntryMetadata, MemoryTurn, SettlingChatMemoryStore } from '../../src/memory/index.ts';
+import type { MemoryEntry, MemoryEntryMetadata, MemoryTurn, SettlingChatMemoryStore } from '../memory/index.ts';
 
 /** Every message role and part type the AI SDK accepts, with binary data in each of its forms. */
-export function everyMessageType(): ModelMessage[] {
+function everyMessageType(): ModelMessage[] {
   const bytes = new Uint8Array([0, 1, 2, 250, 255]);
   const arrayBuffer = new Uint8Array([9, 8, 7]).buffer;
   return [
@@ -125,7 +125,7 @@ const contents = (entries: readonly MemoryEntry[]) => entries.map((entry) => ent
  * The behaviour every ChatMemoryStore must have. `createStore` returns a fresh
  * store; tests use distinct conversation ids so stores may share a backend.
  */
-export function describeStoreContract(name: string, createStore: () => SettlingChatMemoryStore): void {
+export function describeChatMemoryStoreContract(name: string, createStore: () => SettlingChatMemoryStore): void {
   const id = (suffix: string) => `${name}-${suffix}-${crypto.randomUUID()}`;
 
   describe(`${name}: ChatMemoryStore contract`, () => {

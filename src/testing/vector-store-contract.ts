@@ -1,13 +1,13 @@
 import type { EmbeddingModel } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import type { Document } from '../../src/document/document.ts';
-import { and, eq, gt, gte, isIn, isNotNull, isNull, lt, ne, not, notIn, or } from '../../src/filter/filter-builder.ts';
-import type { FilterExpression } from '../../src/filter/filter-expression.ts';
-import { parseFilter } from '../../src/filter/parse-filter.ts';
-import type { VectorStore } from '../../src/retrieval/vector-store.ts';
-import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
-import { topicEmbedding } from '../qdrant/topic-embedding-model.ts';
+import type { Document } from '../document/document.ts';
+import { and, eq, gt, gte, isIn, isNotNull, isNull, lt, ne, not, notIn, or } from '../filter/filter-builder.ts';
+import type { FilterExpression } from '../filter/filter-expression.ts';
+import { parseFilter } from '../filter/parse-filter.ts';
+import type { VectorStore } from '../retrieval/vector-store.ts';
+import { vectorStoreRetriever } from '../retrieval/vector-store-retriever.ts';
+import { topicEmbedding } from './topic-embedding.ts';
 
 /** What a store under test is built with: the contract's embedding model and vector length. */
 export interface VectorStoreContractSetup {
@@ -37,7 +37,7 @@ function contractEmbeddingModel(): EmbeddingModel {
   });
 }
 
-export const contractDocuments: readonly Document[] = [
+const contractDocuments: readonly Document[] = [
   {
     id: 'cat-1',
     text: 'A cat and a kitten sleep',
