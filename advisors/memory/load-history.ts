@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import { type AdvisedRequest, type ChatMemory, ConversationId, TurnId } from '../../src/index.ts';
 import { type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
 import { reconcileClientInput } from './reconcile-client-input.ts';
+import { recordSpan } from '../../src/extension/index.ts';
 
 /** Which turn a request's messages belong to: a new one, or the stored turn whose open tool calls it answers. */
 export interface MemoryTurnPlacement {
@@ -29,7 +30,15 @@ export interface LoadedHistory {
  */
 export async function loadHistory(request: AdvisedRequest, { memory, name }: { memory: ChatMemory; name: string }): Promise<LoadedHistory> {
   const conversationId = request.context.require(ConversationId, name);
-  const entries = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
+  const entries = await recordSpan(
+    request.context,
+    { name: 'ai_advisors.memory.read', attributes: { 'ai_advisors.advisor.name': name } },
+    async (span) => {
+      const read = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
+      span.setAttributes({ 'ai_advisors.memory.messages': read.length });
+      return read;
+    },
+  );
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const storedMessages = stored.map((entry) => entry.message);
   const open = openToolCalls(storedMessages);

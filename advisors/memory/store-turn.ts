@@ -4,6 +4,7 @@ import { type AdvisedResponse, type ChatMemory, ConversationId } from '../../src
 import { isValidAppendKey } from '../../src/memory/validate-append-attempt.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
+import { recordSpan } from '../../src/extension/index.ts';
 
 /**
  * The shared `after` of the chat memory advisors: appends the turn once it has
@@ -26,9 +27,14 @@ export async function storeTurn(
   if (turn === undefined || placement === undefined) return response;
   const conversationId = response.context.require(ConversationId, name);
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
-  const { entries, outcome } = await memory.appendTurn(conversationId, turn.messages, {
-    metadata: { ...turn.metadata, turnId: placement.turnId },
-    key: appendKey(placement.turnId, turn.messages),
+  const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': turn.messages.length };
+  const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
+    const appended = await memory.appendTurn(conversationId, turn.messages, {
+      metadata: { ...turn.metadata, turnId: placement.turnId },
+      key: appendKey(placement.turnId, turn.messages),
+    });
+    span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
+    return appended;
   });
   response.context.annotate(name, {
     storedMessages: entries.length,

@@ -18,7 +18,7 @@ import { checkNoContextOptions, renderNoContextTemplate, type NoContextOptions }
 import { RagMinScore, RagTopK } from './rag-context-keys.ts';
 import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { documentRefs, type RetrievalTrace } from './retrieval-trace.ts';
-import { checkFiniteNumber } from '../../src/extension/index.ts';
+import { checkFiniteNumber, recordSpan } from '../../src/extension/index.ts';
 import { invalidOption } from './validate-rag-options.ts';
 
 /** Options shared by the RAG pipeline and its presets. */
@@ -124,7 +124,9 @@ export function createRagAdvisor({
       return { request: replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question)) };
     }
     context.annotate(name, { documents: documentRefs(documents), noContext: false, trace });
-    return { request: { ...injector.inject(request, sources), sources } };
+    const attributes = { 'ai_advisors.rag.documents': sources.length };
+    const injected = await recordSpan(context, { name: 'ai_advisors.rag.inject', attributes }, () => injector.inject(request, sources));
+    return { request: { ...injected, sources } };
   };
 
   const retriever: Retriever = {

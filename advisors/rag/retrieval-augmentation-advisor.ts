@@ -6,6 +6,7 @@ import {
   checkPositiveInteger,
   checkPositiveNumber,
   type OptionSite,
+  type SpanAttributes,
 } from '../../src/extension/index.ts';
 import type { Document, Retriever } from '../../src/index.ts';
 import { ComponentError } from '../../src/index.ts';
@@ -139,45 +140,64 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   const onRetrieverError = checkOneOf(options.onRetrieverError ?? 'fail', ['fail', 'ignore'], site('onRetrieverError'));
 
   async function retrieve(call: RetrievalStageCall) {
-    const timer = createStageTimer();
+    const timer = createStageTimer(call.context);
     const input: RagStageInput = { history: call.history, context: call.context, abortSignal: call.abortSignal };
     const keep = call.topK ?? topK;
     const threshold = call.minScore ?? minScore;
 
-    const { queries, transformations } = await timer.time('transform', () =>
-      transformQueries({ query: call.query, transformers: queryTransformers, input }),
+    const { queries, transformations } = await timer.time(
+      'transform',
+      () => transformQueries({ query: call.query, transformers: queryTransformers, input }),
+      (result) => ({ 'ai_advisors.rag.queries': result.queries.length }),
     );
-    const routes = await timer.time('route', () => routeQueries({ queries, router, input }));
-    const hits = await timer.time('retrieve', () =>
-      retrieveInParallel({
-        searches: routes.flatMap(({ query, decision }) => decision.retrievers.map((retriever) => ({ query, retriever }))),
-        topK: Math.max(candidateK ?? keep, keep),
-        minScore: rescores ? candidateMinScore : threshold,
-        filter: call.filter,
-        timeoutMs: retrieverTimeoutMs,
-        onError: onRetrieverError,
-        abortSignal: call.abortSignal,
-      }),
+    const routes = await timer.time(
+      'route',
+      () => routeQueries({ queries, router, input }),
+      (result) => ({ 'ai_advisors.rag.searches': result.reduce((sum, route) => sum + route.decision.retrievers.length, 0) }),
+    );
+    const hits = await timer.time(
+      'retrieve',
+      () =>
+        retrieveInParallel({
+          searches: routes.flatMap(({ query, decision }) => decision.retrievers.map((retriever) => ({ query, retriever }))),
+          topK: Math.max(candidateK ?? keep, keep),
+          minScore: rescores ? candidateMinScore : threshold,
+          filter: call.filter,
+          timeoutMs: retrieverTimeoutMs,
+          onError: onRetrieverError,
+          abortSignal: call.abortSignal,
+          context: call.context,
+        }),
+      (result) => ({ 'ai_advisors.rag.documents': result.reduce((sum, hit) => sum + hit.documents.length, 0) }),
     );
 
     const retrieved = hits.flatMap((hit) => hit.documents);
     const aggregated: AggregateResult =
       retrieved.length === 0
         ? { documents: [] }
-        : await timer.time('aggregate', () =>
-            aggregate(aggregator, resultsByQuery(hits), {
-              ...input,
-              originalQuery: call.query,
-              topK: keep,
-              ...(rescores && threshold !== undefined && { minScore: threshold }),
+        : await timer.time(
+            'aggregate',
+            () =>
+              aggregate(aggregator, resultsByQuery(hits), {
+                ...input,
+                originalQuery: call.query,
+                topK: keep,
+                ...(rescores && threshold !== undefined && { minScore: threshold }),
+              }),
+            (result) => ({
+              'ai_advisors.rag.aggregator': aggregator.name,
+              'ai_advisors.rag.documents': result.documents.length,
+              ...scoreRange(result.documents),
             }),
           );
     const dropped = droppedBetween(retrieved, aggregated.documents, aggregator.name);
 
     let documents = aggregated.documents;
     if (documents.length > 0 && postProcessors.length > 0) {
-      const processed = await timer.time('postProcess', () =>
-        postProcessDocuments({ documents, processors: postProcessors, input: { ...input, query: call.query, filter: call.filter } }),
+      const processed = await timer.time(
+        'postProcess',
+        () => postProcessDocuments({ documents, processors: postProcessors, input: { ...input, query: call.query, filter: call.filter } }),
+        (result) => ({ 'ai_advisors.rag.documents': result.documents.length, 'ai_advisors.rag.dropped': result.dropped.length }),
       );
       documents = processed.documents;
       dropped.push(...processed.dropped);
@@ -209,6 +229,12 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   }
 
   return createRagAdvisor({ name, options, retrieve });
+}
+
+/** The lowest and highest score of documents that have one, as span attributes. */
+function scoreRange(documents: readonly Document[]): SpanAttributes {
+  const scores = documents.flatMap((document) => (document.score === undefined ? [] : [document.score]));
+  return scores.length === 0 ? {} : { 'ai_advisors.rag.score.min': Math.min(...scores), 'ai_advisors.rag.score.max': Math.max(...scores) };
 }
 
 function resolveRouter({ retrievers, router }: RetrievalAugmentationAdvisorOptions, component: string): QueryRouter {

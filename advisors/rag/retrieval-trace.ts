@@ -1,5 +1,6 @@
 import type { Document } from '../../src/index.ts';
-import { redactSecrets } from '../../src/extension/index.ts';
+import { recordSpan, redactSecrets, type SpanAttributes } from '../../src/extension/index.ts';
+import type { AdvisorContext } from '../../src/index.ts';
 import type { RerankWithFallbackResult } from '../../src/retrieval/index.ts';
 
 /** A document as the trace shows it: its id and the score of the stage that produced it. */
@@ -112,15 +113,30 @@ export function createTraceQueries(original: string) {
   return { indexOf, texts };
 }
 
-/** Measures stages in milliseconds, rounded to 0.1 ms. */
-export function createStageTimer(): { time<T>(stage: string, work: () => Promise<T>): Promise<T>; timings(): Record<string, number> } {
+/**
+ * Measures stages in milliseconds, rounded to 0.1 ms, and traces each one
+ * (`ai_advisors.rag.<stage>`) when the turn is traced; `describe` adds what
+ * the stage produced (counts, scores) to its span.
+ */
+export function createStageTimer(context: AdvisorContext): {
+  time<T>(stage: string, work: () => Promise<T>, describe?: (result: T) => SpanAttributes): Promise<T>;
+  timings(): Record<string, number>;
+} {
   const started = performance.now();
   const timings: Record<string, number> = {};
   return {
-    async time(stage, work) {
+    async time(stage, work, describe) {
       const stageStart = performance.now();
       try {
-        return await work();
+        return await recordSpan(
+          context,
+          { name: `ai_advisors.rag.${stage}`, attributes: { 'ai_advisors.rag.stage': stage } },
+          async (span) => {
+            const result = await work();
+            if (describe !== undefined) span.setAttributes(describe(result));
+            return result;
+          },
+        );
       } finally {
         timings[stage] = roundMs(performance.now() - stageStart);
       }

@@ -4,6 +4,7 @@ import { failedResponse } from './failed-response.ts';
 import { failedStream } from './failed-stream.ts';
 import { sortAdvisors } from './sort-advisors.ts';
 import { validateAdvisors } from './validate-advisors.ts';
+import { traceAdvisorHook } from '../telemetry/trace-advisor-hook.ts';
 import { isAbortError, wrapAdvisorError } from './wrap-advisor-error.ts';
 
 /**
@@ -72,7 +73,9 @@ async function invokeCall(
   const next: CallNext = (nextRequest) => invokeCall(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
   let response: AdvisedResponse;
   try {
-    response = advisor.aroundCall ? await advisor.aroundCall(advised, next) : await next(advised);
+    response = advisor.aroundCall
+      ? await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundCall!(advised, next))
+      : await next(advised);
   } catch (error) {
     response = failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundCall'), outcomeOf(advised, error));
   }
@@ -95,7 +98,9 @@ async function invokeStream(
   const next: StreamNext = (nextRequest) => invokeStream(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
   let advisedStream: AdvisedStream;
   try {
-    advisedStream = advisor.aroundStream ? await advisor.aroundStream(advised, next) : await next(advised);
+    advisedStream = advisor.aroundStream
+      ? await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundStream!(advised, next))
+      : await next(advised);
   } catch (error) {
     return failedStream(failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundStream'), outcomeOf(advised, error)));
   }
@@ -108,7 +113,8 @@ async function invokeStream(
 async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
   if (!advisor.before) return { request };
   try {
-    return { request: checkRequest(await advisor.before(request), advisor) };
+    const before = () => advisor.before!(request);
+    return { request: checkRequest(await traceAdvisorHook(request.context, advisor, 'before', before), advisor) };
   } catch (error) {
     return { failed: failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error)) };
   }
@@ -117,7 +123,8 @@ async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ r
 async function runAfter(advisor: Advisor, response: AdvisedResponse): Promise<AdvisedResponse> {
   if (!advisor.after) return response;
   try {
-    return checkResponse(await advisor.after(response), advisor);
+    const after = () => advisor.after!(response);
+    return checkResponse(await traceAdvisorHook(response.context, advisor, 'after', after), advisor);
   } catch (error) {
     return { ...response, outcome: 'error', error: wrapAdvisorError(error, advisor.name, 'after') };
   }

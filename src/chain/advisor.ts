@@ -7,6 +7,7 @@ import type {
   LanguageModelUsage,
   ModelMessage,
   StopCondition,
+  TelemetryOptions,
   TextStreamPart,
   ToolChoice,
   ToolModelMessage,
@@ -27,6 +28,12 @@ export type ChatCallSettings = LanguageModelCallOptions & {
   readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
   /** Total timeout of the model call in milliseconds. */
   readonly timeout?: number;
+  /**
+   * The AI SDK's telemetry settings, passed to the model call. Enabled, they
+   * also trace the turn: a span per turn, advisor hook, retrieval stage and
+   * memory operation (see README, Telemetry), with the AI SDK's spans inside.
+   */
+  readonly telemetry?: TelemetryOptions;
 };
 
 /**

@@ -17,6 +17,7 @@ export const CALL_SETTING_KEYS = [
   'toolChoice',
   'stopWhen',
   'timeout',
+  'telemetry',
 ] as const satisfies readonly (keyof ChatCallSettings)[];
 
 export function pickCallSettings(source: Readonly<Record<string, unknown>>): ChatCallSettings {

@@ -13,6 +13,8 @@ import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
 import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
 import { checkPromptInput, newInput, newUserMessageId, type ChatMessages } from './normalize-messages.ts';
 import { resolveInputLimits, type InputLimits } from './input-limits.ts';
+import { isTelemetryEnabled } from '../telemetry/telemetry-settings.ts';
+import { endTurnTelemetry, modelIdOf, startTurnTelemetry } from '../telemetry/turn-telemetry.ts';
 import { checkOptions } from '../util/check-options.ts';
 
 export type ChatClientOptions = ChatCallSettings & {
@@ -130,19 +132,64 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     chain,
     async generate(input: ChatInput) {
       const { turnChain, buildRequest } = prepare(input);
-      const response = await turnChain.call(await buildRequest(), callModel);
+      const request = await buildRequest();
+      const response = isTelemetryEnabled(request.settings.telemetry)
+        ? await traceTurn(turnChain, request, async (run) => {
+            const done = await run(() => turnChain.call(request, callModel));
+            return { response: Promise.resolve(done), result: done };
+          })
+        : await turnChain.call(request, callModel);
       if (response.outcome !== 'finished') throw response.error;
       return response;
     },
     stream(input: ChatInput) {
       const { turnChain, context, buildRequest } = prepare(input);
       const advised = buildRequest().then(
-        (request) => turnChain.stream(request, streamModel),
+        (request) =>
+          isTelemetryEnabled(request.settings.telemetry)
+            ? traceTurn(turnChain, request, async (run) => {
+                const advisedStream = await run(() => turnChain.stream(request, streamModel));
+                return { response: advisedStream.response, result: advisedStream };
+              })
+            : turnChain.stream(request, streamModel),
         (error: unknown) => failedStream(failedResponse(placeholderRequest(options.model, context), error)),
       );
       return createChatStreamResult(advised, context);
     },
   });
+}
+
+/**
+ * Runs a traced turn: its span opens before the first advisor and closes when
+ * the response settles; the chain (and the model call inside it) runs in the
+ * span's context, so advisor, stage and AI SDK spans nest under it.
+ */
+async function traceTurn<T>(
+  chain: AdvisorChain,
+  request: AdvisedRequest,
+  start: (run: <R>(work: () => Promise<R>) => Promise<R>) => Promise<{ response: Promise<AdvisedResponse>; result: T }>,
+): Promise<T> {
+  const modelId = modelIdOf(request.model);
+  const telemetry = await startTurnTelemetry({
+    context: request.context,
+    settings: request.settings.telemetry!,
+    attributes: {
+      'ai_advisors.path': 'chat-client',
+      'ai_advisors.advisors': chain.advisors.length,
+      ...(modelId === undefined ? {} : { 'gen_ai.request.model': modelId }),
+    },
+  });
+  try {
+    const { response, result } = await start((work) => telemetry.api.context.with(telemetry.context, work));
+    void response.then(
+      (done) => endTurnTelemetry(telemetry, done),
+      () => endTurnTelemetry(telemetry, undefined),
+    );
+    return result;
+  } catch (error) {
+    endTurnTelemetry(telemetry, undefined);
+    throw error;
+  }
 }
 
 function checkInstructions(instructions: unknown, component: string): void {

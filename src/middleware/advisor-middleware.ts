@@ -14,6 +14,8 @@ import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
 import { createStepAggregator } from './step-aggregator.ts';
 import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
 import { stampedTurnId, stampToolCall } from './turn-stamp.ts';
+import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
+import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
 
 export interface AdvisorMiddlewareOptions {
   readonly advisors: readonly Advisor[];
@@ -26,6 +28,12 @@ export interface AdvisorMiddlewareOptions {
   readonly continuationTimeoutMs?: number;
   /** Upper bound on remembered turns. Default 10,000. */
   readonly maxPendingTurns?: number;
+  /**
+   * Traces each step of a turn (`ai_advisors.turn`, inside the AI SDK's model
+   * call span when its telemetry is on) with its advisor hooks, retrieval
+   * stages and memory operations. Off by default.
+   */
+  readonly telemetry?: TurnTelemetrySettings;
 }
 
 type GenerateResult = Awaited<ReturnType<LanguageModelV4['doGenerate']>>;
@@ -56,6 +64,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     advisors,
     continuationTimeoutMs = 600_000,
     maxPendingTurns = 10_000,
+    telemetry,
   } = Array.isArray(options) ? { advisors: options as readonly Advisor[] } : (options as AdvisorMiddlewareOptions);
   if (!Number.isFinite(continuationTimeoutMs) || continuationTimeoutMs <= 0) {
     throw new AdvisorArgumentError({
@@ -72,6 +81,23 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     });
   }
   const chain = createAdvisorChain(advisors);
+  const tracing = isTelemetryEnabled(telemetry);
+
+  /** The step's span when tracing, ended when the step's part of the turn settles; `undefined` (and no cost) otherwise. */
+  const traceStep = async (request: AdvisedRequest, step: 'first' | 'continuation') => {
+    if (!tracing) return undefined;
+    const modelId = modelIdOf(request.model);
+    return startTurnTelemetry({
+      context: request.context,
+      settings: telemetry,
+      attributes: {
+        'ai_advisors.path': 'middleware',
+        'ai_advisors.turn.step': step,
+        'ai_advisors.advisors': chain.advisors.length,
+        ...(modelId === undefined ? {} : { 'gen_ai.request.model': modelId }),
+      },
+    });
+  };
   const pending = createTurnRegistry({ ttlMs: continuationTimeoutMs, maxPending: maxPendingTurns });
 
   const startTurn = (params: LanguageModelV4CallOptions, model: LanguageModelV4): AdvisedRequest => {
@@ -124,35 +150,43 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const turnId = crypto.randomUUID();
       let modelResult: Omit<StreamResult, 'stream'> = {};
       let modelFailure: { error: unknown } | undefined;
+      const request = startTurn(params, model);
+      const stepTelemetry = await traceStep(request, 'first');
       const advisedStream = await withModelFailure(
         () => modelFailure,
-        chain.stream(startTurn(params, model), async (advised) => {
-          const stepPrompt = await advisedPrompt(advised, params, model);
-          const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
-          let result: StreamResult;
-          try {
-            result = await model.doStream({ ...params, prompt: stepPrompt });
-          } catch (error) {
-            modelFailure = { error };
-            throw error;
-          }
-          const { stream, ...rest } = result;
-          modelResult = rest;
-          const segment = Promise.withResolvers<AdvisedResponse>();
-          return {
-            stream: observeStep(stream, {
-              prefix: advised.sources.map(documentSourcePart),
-              turnId,
-              abortSignal: params.abortSignal,
-              onEnd: (step, outcome) => {
-                keepIfToolCalls(turn, step.finishReason, outcome);
-                segment.resolve(stepResponse(advised, step, outcome));
-              },
-            }),
-            response: segment.promise,
-          };
-        }),
-      );
+        inTurn(stepTelemetry, () =>
+          chain.stream(request, async (advised) => {
+            const stepPrompt = await advisedPrompt(advised, params, model);
+            const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+            let result: StreamResult;
+            try {
+              result = await model.doStream({ ...params, prompt: stepPrompt });
+            } catch (error) {
+              modelFailure = { error };
+              throw error;
+            }
+            const { stream, ...rest } = result;
+            modelResult = rest;
+            const segment = Promise.withResolvers<AdvisedResponse>();
+            return {
+              stream: observeStep(stream, {
+                prefix: advised.sources.map(documentSourcePart),
+                turnId,
+                abortSignal: params.abortSignal,
+                onEnd: (step, outcome) => {
+                  keepIfToolCalls(turn, step.finishReason, outcome);
+                  segment.resolve(stepResponse(advised, step, outcome));
+                },
+              }),
+              response: segment.promise,
+            };
+          }),
+        ),
+      ).catch((error: unknown) => {
+        endStep(stepTelemetry, Promise.resolve(undefined));
+        throw error;
+      });
+      endStep(stepTelemetry, advisedStream.response);
       if (modelFailure !== undefined) {
         await advisedStream.response;
         throw modelFailure.error;
@@ -164,33 +198,45 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const continued = pending.take(stampedTurnId(params.prompt));
       if (continued) {
         const { stepParams, segment } = continuation(continued, params);
+        const stepTelemetry = await traceStep(segment, 'continuation');
         const step = await generateStep(model, stepParams, segment, continued.turnId);
         if (step.failure !== undefined) {
           pending.add(continued);
-          await chain.complete(step.response);
+          endStep(
+            stepTelemetry,
+            inTurn(stepTelemetry, () => chain.complete(step.response)),
+          );
           throw step.failure.error;
         }
         keepIfToolCalls(continued, step.response.finishReason, 'finished');
-        const completed = await chain.complete(step.response);
-        if (completed.outcome !== 'finished') throw completed.error;
+        const completed = inTurn(stepTelemetry, () => chain.complete(step.response));
+        endStep(stepTelemetry, completed);
+        const done = await completed;
+        if (done.outcome !== 'finished') throw done.error;
         return step.raw;
       }
 
       const turnId = crypto.randomUUID();
       let raw: GenerateResult | undefined;
       let modelFailure: { error: unknown } | undefined;
-      const response = await chain.call(startTurn(params, model), async (advised) => {
-        const stepPrompt = await advisedPrompt(advised, params, model);
-        const step = await generateStep(model, { ...params, prompt: stepPrompt }, advised, turnId);
-        if (step.failure !== undefined) {
-          modelFailure = step.failure;
+      const request = startTurn(params, model);
+      const stepTelemetry = await traceStep(request, 'first');
+      const called = inTurn(stepTelemetry, () =>
+        chain.call(request, async (advised) => {
+          const stepPrompt = await advisedPrompt(advised, params, model);
+          const step = await generateStep(model, { ...params, prompt: stepPrompt }, advised, turnId);
+          if (step.failure !== undefined) {
+            modelFailure = step.failure;
+            return step.response;
+          }
+          raw = step.raw;
+          const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+          keepIfToolCalls(turn, step.response.finishReason, 'finished');
           return step.response;
-        }
-        raw = step.raw;
-        const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
-        keepIfToolCalls(turn, step.response.finishReason, 'finished');
-        return step.response;
-      });
+        }),
+      );
+      endStep(stepTelemetry, called);
+      const response = await called;
       if (modelFailure !== undefined) throw modelFailure.error;
       if (response.outcome !== 'finished') throw response.error;
       return raw ?? generateResultOf(response);
@@ -199,13 +245,17 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
 
   async function continueStream(turn: PendingTurn, params: LanguageModelV4CallOptions, model: LanguageModelV4) {
     const { stepParams, segment } = continuation(turn, params);
+    const stepTelemetry = await traceStep(segment, 'continuation');
     let result: StreamResult;
     try {
       result = await model.doStream(stepParams);
     } catch (error) {
       // The SDK may retry this step: it must still find its turn.
       pending.add(turn);
-      await chain.complete(failedResponse(segment, modelError(error, 'stream'), params.abortSignal?.aborted ? 'aborted' : 'error'));
+      const failed = failedResponse(segment, modelError(error, 'stream'), params.abortSignal?.aborted ? 'aborted' : 'error');
+      const completed = inTurn(stepTelemetry, () => chain.complete(failed));
+      endStep(stepTelemetry, completed);
+      await completed;
       throw error;
     }
     const { stream, ...rest } = result;
@@ -216,9 +266,10 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       abortSignal: params.abortSignal,
       onEnd: (step, outcome) => {
         keepIfToolCalls(turn, step.finishReason, outcome);
-        completed.resolve(chain.complete(stepResponse(segment, step, outcome)));
+        completed.resolve(inTurn(stepTelemetry, () => chain.complete(stepResponse(segment, step, outcome))));
       },
     });
+    endStep(stepTelemetry, completed.promise);
     return { ...rest, stream: toModelStream(observed, completed.promise) };
   }
 
@@ -236,6 +287,19 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     step.observe({ type: 'finish', finishReason: raw.finishReason, usage: raw.usage });
     return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };
   }
+}
+
+/** Runs `work` in the step span's context, so that advisor and stage spans nest under it. */
+function inTurn<T>(telemetry: TurnTelemetry | undefined, work: () => Promise<T>): Promise<T> {
+  return telemetry === undefined ? work() : telemetry.api.context.with(telemetry.context, work);
+}
+
+function endStep(telemetry: TurnTelemetry | undefined, response: Promise<AdvisedResponse | undefined>): void {
+  if (telemetry === undefined) return;
+  response.then(
+    (done) => endTurnTelemetry(telemetry, done),
+    () => endTurnTelemetry(telemetry, undefined),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { FilterExpression, Retriever } from '../../../src/index.ts';
+import { recordSpan } from '../../../src/extension/index.ts';
+import type { AdvisorContext, FilterExpression, Retriever } from '../../../src/index.ts';
 import { AdvisorTimeoutError, ComponentError } from '../../../src/index.ts';
 import { roundMs } from '../retrieval-trace.ts';
 import { searchRetriever, type RetrieverHits } from './search-retriever.ts';
@@ -16,6 +17,8 @@ export interface ParallelSearch {
   readonly timeoutMs: number;
   readonly onError: RetrieverErrorPolicy;
   readonly abortSignal?: AbortSignal;
+  /** The turn's context: each search is traced as `ai_advisors.rag.retrieve.source` when the turn is. */
+  readonly context: AdvisorContext;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function retrieveInParallel({
   timeoutMs,
   onError,
   abortSignal,
+  context,
 }: ParallelSearch): Promise<RetrieverHits[]> {
   const failed = new AbortController();
   const signal = abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
@@ -39,7 +43,12 @@ export async function retrieveInParallel({
     searches.map(async ({ query, retriever }): Promise<RetrieverHits> => {
       const started = performance.now();
       try {
-        return await searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal: signal });
+        const attributes = { 'ai_advisors.rag.retriever': retriever.name, 'ai_advisors.rag.top_k': topK };
+        return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, async (span) => {
+          const hits = await searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal: signal });
+          span.setAttributes({ 'ai_advisors.rag.documents': hits.documents.length });
+          return hits;
+        });
       } catch (error) {
         const tolerated =
           onError === 'ignore' && !signal.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));

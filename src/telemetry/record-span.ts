@@ -1,0 +1,49 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { AdvisorContext } from '../context/advisor-context.ts';
+import { recordFailure } from './record-failure.ts';
+import { turnTelemetryOf } from './turn-telemetry.ts';
+
+/** Span attributes, as OpenTelemetry takes them (declared here so that typing an advisor needs no OpenTelemetry install). */
+export type SpanAttributes = Readonly<
+  Record<string, string | number | boolean | readonly string[] | readonly number[] | readonly boolean[] | undefined>
+>;
+
+/** What the traced work may add to its span: counts and scores known only once it ran. */
+export interface SpanRecorder {
+  setAttributes(attributes: SpanAttributes): void;
+}
+
+const NOT_RECORDING: SpanRecorder = Object.freeze({ setAttributes() {} });
+
+/**
+ * Runs `run` in a child span of the turn's current span when the turn is
+ * traced (the chat client's or middleware's `telemetry` setting), and plainly
+ * otherwise: a traced turn's advisors, retrieval stages and memory operations
+ * show up in the operator's tracing backend, an untraced turn pays one
+ * `WeakMap` lookup. A failure is recorded (redacted) and rethrown.
+ *
+ * @example
+ * const hits = await recordSpan(request.context, { name: 'ai_advisors.retrieve', attributes: { 'ai_advisors.retriever': name } },
+ *   async (span) => { const hits = await retriever.retrieve(query); span.setAttributes({ 'ai_advisors.documents': hits.length }); return hits; });
+ */
+export async function recordSpan<T>(
+  context: AdvisorContext,
+  { name, attributes }: { name: string; attributes?: SpanAttributes },
+  run: (span: SpanRecorder) => Promise<T> | T,
+): Promise<T> {
+  const telemetry = turnTelemetryOf(context);
+  if (telemetry === undefined) return run(NOT_RECORDING);
+  const { api, tracer } = telemetry;
+  // The parent is the span active here (an advisor's, inside the turn), or the turn itself when no context manager is registered.
+  const parent = api.trace.getSpan(api.context.active()) === undefined ? telemetry.context : api.context.active();
+  const span = tracer.startSpan(name, { attributes: attributes as Attributes }, parent);
+  try {
+    const recorder: SpanRecorder = { setAttributes: (added) => span.setAttributes(added as Attributes) };
+    return await api.context.with(api.trace.setSpan(parent, span), () => run(recorder));
+  } catch (error) {
+    recordFailure(api, span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
