@@ -8,7 +8,6 @@
  * The dataset (BEIR format, CC BY-NC 2.0, evaluation only; never copied here) is read from --dataset, SCIFACT_DIR or
  * ../shared/datasets/scifact.
  */
-import { availableParallelism, loadavg } from 'node:os';
 import MiniSearch from 'minisearch';
 import winkBm25 from 'wink-bm25-text-search';
 import { createBm25Retriever } from '../src/bm25/bm25-retriever.ts';
@@ -19,6 +18,7 @@ import { beirDocumentText, type BeirQrels, type BeirQuery } from '../src/evaluat
 import { loadSciFact } from './beir/load-scifact.ts';
 import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
 import { quantile } from './bm25/quantile.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 const BUILD_RUNS = 3;
 const LATENCY_PASSES = 3;
@@ -146,9 +146,8 @@ async function measure(
 
 const { corpus, queries, qrels } = await loadSciFact();
 const documents: Document[] = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
-console.log(
-  `SciFact test: ${documents.length} documents, ${queries.length} queries; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`,
-);
+printMachineFacts();
+console.log(`SciFact test: ${documents.length} documents, ${queries.length} queries`);
 console.log(
   `build: median of ${BUILD_RUNS} builds after a warm-up build; latency: top-${LATENCY_TOP_K}, ${LATENCY_PASSES} passes over the queries after an evaluation pass at depth ${EVALUATION_DEPTH}\n`,
 );

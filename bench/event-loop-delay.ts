@@ -7,11 +7,11 @@
  *
  * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=5 to change the size)
  */
-import os from 'node:os';
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { createChatClient } from '../src/index.ts';
 import { createChatMemory, tokenWindow } from '../src/memory/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
 const TURNS = Number(process.env.TURNS ?? 5);
@@ -68,12 +68,7 @@ function watchEventLoop() {
   };
 }
 
-console.log(
-  `node ${process.version}, ${os.cpus().length} cores, load ${os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+printMachineFacts();
 const ordinary = await measure(false);
 const huge = await measure(true);
 console.table([ordinary, huge]);

@@ -19,6 +19,7 @@ import { createChatMemory, inMemoryChatMemoryStore, type MemoryEntry, messageWin
 import { type ChatMemoryStore } from '../src/index.ts';
 import { postgresChatMemoryStore } from '../src/postgres/index.ts';
 import { redisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 const SIZES = [10, 1_000, 10_000];
 const APPENDS = Number(process.env.APPENDS ?? 200);
@@ -85,6 +86,7 @@ function readModifyWriteStore(
 }
 
 async function main(): Promise<void> {
+  printMachineFacts();
   const cleanups: Array<() => Promise<void>> = [];
   const runId = crypto.randomUUID().slice(0, 8);
   const inMemoryBlobs = new Map<string, string>();

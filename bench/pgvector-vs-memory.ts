@@ -15,7 +15,7 @@
  *   npx tsx bench/pgvector-vs-memory.ts                     # 100 000 vectors
  *   PGVECTOR_BENCH_COUNT=20000 npx tsx bench/pgvector-vs-memory.ts
  */
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createPgVectorStore, type PgVectorStore } from '../src/pgvector/create-pgvector-store.ts';
@@ -23,6 +23,7 @@ import { pgVectorMigration } from '../src/pgvector/pgvector-schema.ts';
 import type { VectorStore } from '../src/retrieval/vector-store.ts';
 import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
 import { seededRandom } from './vector/random-vectors.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 const COUNT = Number(process.env.PGVECTOR_BENCH_COUNT ?? 100_000);
 const DIMENSIONS = 384;
@@ -189,13 +190,10 @@ async function loadPgvector(name: string, connectionString: string, vectors: Flo
   };
 }
 
-const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${loadavg()
-  .map((load) => load.toFixed(2))
-  .join(' ')}, Node ${process.version}`;
 console.log(
   `pgvector HNSW vs exact in-memory search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} clustered unit vectors, top-${TOP_K}, ${QUERIES} queries`,
 );
-console.log(`machine: ${machine}`);
+printMachineFacts();
 
 let start = performance.now();
 const centres = unitCentres(7);

@@ -10,7 +10,6 @@
  * format, CC BY-NC 2.0, evaluation only; never copied here) is read from --dataset, SCIFACT_DIR or
  * ../shared/datasets/scifact.
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { createAutoMergingPostProcessor, createSentenceWindowExpander, retrievalAugmentationAdvisor } from '../advisors/rag/index.ts';
 import { beirDocumentText, evaluateRetrieval, type RetrievalEvaluation } from '../src/evaluation/index.ts';
 import { createBm25Retriever } from '../src/retrieval/index.ts';
@@ -18,6 +17,7 @@ import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../src
 import { type Document, type Retriever } from '../src/index.ts';
 import { loadSciFact } from './beir/load-scifact.ts';
 import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 /** Chunks asked for per query, so that about 100 distinct abstracts remain after mapping chunks to abstracts. */
 const CHUNK_DEPTH = 1500;
@@ -31,9 +31,8 @@ interface Setup {
 
 const dataset = await loadSciFact();
 const documents: Document[] = dataset.corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
-console.log(
-  `SciFact test: ${documents.length} abstracts, ${dataset.queries.length} queries; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}\n`,
-);
+printMachineFacts();
+console.log(`SciFact test: ${documents.length} abstracts, ${dataset.queries.length} queries\n`);
 
 function timed<T>(work: () => T): [T, number] {
   const start = performance.now();

@@ -12,13 +12,13 @@
  *
  *   npx tsx bench/retrieval-vector.ts
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Document as LangChainDocument } from '@langchain/core/documents';
 import { FakeEmbeddings } from '@langchain/core/utils/testing';
 import { eq } from '../src/filter/filter-builder.ts';
 import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
 import { randomUnitVectors } from './vector/random-vectors.ts';
+import { printMachineFacts } from './machine-facts.ts';
 
 const COUNT = 100_000;
 const DIMENSIONS = 384;
@@ -73,10 +73,8 @@ function scalarTopK(matrix: Float32Array, query: Float32Array, k: number): numbe
 
 const tag = (index: number) => ['red', 'green', 'blue'][index % 3];
 
-console.log(
-  `vector search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} float32 unit vectors, top-${TOP_K}, Node ${process.version}, ` +
-    `${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`,
-);
+printMachineFacts();
+console.log(`vector search: ${COUNT.toLocaleString('en')} x ${DIMENSIONS} float32 unit vectors, top-${TOP_K}`);
 let start = performance.now();
 const matrix = randomUnitVectors(COUNT, DIMENSIONS, 1);
 const queryMatrix = randomUnitVectors(QUERIES, DIMENSIONS, 2);
