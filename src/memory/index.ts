@@ -27,6 +27,7 @@ export { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-cod
 export { messageWindow, type MessageWindowOptions } from './message-window.ts';
 export { renderMessage, renderMessages } from './render-message.ts';
 export { stripProviderItemIds } from './strip-provider-item-ids.ts';
+export { toUIMessages, type RestoredMessageMetadata } from './to-ui-messages.ts';
 export { gptTokenizer, gptTokenizerForModel, type GptEncodingName, type Tokenizer } from './tokenizer.ts';
 export { tokenWindow, type TokenWindowOptions } from './token-window.ts';
 export { openToolCalls, removeOrphanToolParts, type OpenToolCall, type ToolPairingOptions } from './tool-pairing.ts';

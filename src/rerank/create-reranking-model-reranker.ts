@@ -4,8 +4,10 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { rerankByScores } from './rerank-by-scores.ts';
 import {
+  checkFunction,
   checkNonEmptyString,
   checkNonNegativeInteger,
+  checkOptional,
   checkOptions,
   checkPositiveInteger,
 } from '../util/check-options.ts';
@@ -19,6 +21,12 @@ export interface RerankingModelRerankerOptions {
   readonly timeoutMs?: number;
   /** Retries on transient provider errors (AI SDK `maxRetries`). Default 2. */
   readonly maxRetries?: number;
+  /**
+   * What the model reads of each document. Default its text. Give the title
+   * too when passages lose their topic without it (a section of a longer
+   * document): `(document) => `${document.metadata.title}\n\n${document.text}``.
+   */
+  readonly documentText?: (document: Document) => string;
 }
 
 /**
@@ -32,8 +40,8 @@ export interface RerankingModelRerankerOptions {
  */
 export function createRerankingModelReranker(options: RerankingModelRerankerOptions): Reranker {
   const component = 'reranker';
-  checkOptions(options, { component, known: ['model', 'name', 'timeoutMs', 'maxRetries'] });
-  const { model, name = 'reranking-model', timeoutMs = 30_000, maxRetries = 2 } = options;
+  checkOptions(options, { component, known: ['model', 'name', 'timeoutMs', 'maxRetries', 'documentText'] });
+  const { model, name = 'reranking-model', timeoutMs = 30_000, maxRetries = 2, documentText } = options;
   if (
     model === undefined ||
     model === null ||
@@ -44,6 +52,7 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
   checkNonEmptyString(name, { component, argument: 'name' });
   checkPositiveInteger(timeoutMs, { component, argument: 'timeoutMs' });
   checkNonNegativeInteger(maxRetries, { component, argument: 'maxRetries' });
+  checkOptional(documentText, checkFunction, { component, argument: 'documentText' });
 
   return {
     name,
@@ -54,6 +63,7 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
         options: rerankOptions,
         operation: `rerank with ${name}`,
         timeoutMs,
+        documentText,
         score: async (texts, signal) => {
           const result = await rerank({ model, query, documents: texts, topN: rerankOptions.topN, maxRetries, abortSignal: signal });
           return result.ranking.map(({ originalIndex, score }) => ({ index: originalIndex, score }));

@@ -20,6 +20,7 @@ export async function rerankByScores({
   operation,
   timeoutMs,
   redact = (text) => text,
+  documentText = (document) => document.text,
   score,
 }: {
   query: string;
@@ -28,6 +29,8 @@ export async function rerankByScores({
   operation: string;
   timeoutMs: number;
   redact?: (text: string) => string;
+  /** What the scorer reads of each document. Default its text. */
+  documentText?: (document: Document) => string;
   score: (texts: string[], signal: AbortSignal) => Promise<RerankScore[]>;
 }): Promise<Document[]> {
   const component = 'reranker';
@@ -35,7 +38,7 @@ export async function rerankByScores({
   if (documents.length === 0) return [];
   const { topN, minScore, abortSignal } = options;
   try {
-    const texts = documents.map((document) => document.text);
+    const texts = documents.map(documentText);
     const scores = await callWithTimeout({ component, operation, timeoutMs, abortSignal, run: (signal) => score(texts, signal) });
     return applyRerankScores({ component, query, documents, scores, topN, minScore });
   } catch (error) {

@@ -50,6 +50,28 @@ describe('createRerankingModelReranker', () => {
     expect(reranked.find((document) => document.id === 'a')?.provenance?.[0]).toMatchObject({ retriever: 'dense', rank: 1, score: 0.9 });
   });
 
+  it('lets the model read what documentText gives, such as a section title with the text, and returns the documents unchanged', async () => {
+    const titled = documents.map((document, index) => ({ ...document, metadata: { title: 'x'.repeat(50 * (4 - index)) } }));
+    const read: string[] = [];
+    const model = new MockRerankingModelV4({
+      doRerank: async ({ documents: sent }) => {
+        const texts = sent.type === 'text' ? sent.values : [];
+        read.push(...texts);
+        return { ranking: texts.map((text, index) => ({ index, relevanceScore: text.length / 1000 })) };
+      },
+    });
+    const reranker = createRerankingModelReranker({
+      model,
+      documentText: (document) => `${String(document.metadata.title)}\n${document.text}`,
+    });
+    const reranked = await reranker.rerank('q', titled);
+    expect(read).toEqual(titled.map((document) => `${String(document.metadata.title)}\n${document.text}`));
+    expect(reranked.map((document) => document.text).sort()).toEqual(documents.map((document) => document.text).sort());
+    // By their texts alone the order would be c, a, d, b.
+    expect(reranked.map((document) => document.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(() => createRerankingModelReranker({ model, documentText: 'title' as never })).toThrow(/documentText: expected a function/);
+  });
+
   it('wraps model failures and malformed rankings as reranker ComponentErrors', async () => {
     const failing = createRerankingModelReranker({
       model: new MockRerankingModelV4({

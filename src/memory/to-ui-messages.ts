@@ -1,0 +1,90 @@
+import type { ToolResultPart } from '@ai-sdk/provider-utils';
+import type { DynamicToolUIPart, UIMessage } from 'ai';
+import type { MemoryEntry } from './memory-entry.ts';
+
+/** Metadata of a restored message: whether its answer was cut off (stop, disconnect, error). */
+export interface RestoredMessageMetadata {
+  readonly interrupted?: boolean;
+}
+
+/**
+ * A stored conversation as `useChat` shows it, for restoring a chat after a
+ * reload or from a shared link: read the whole conversation (a `createChatMemory({ store, window: false })`
+ * over the advisor's store, `keepOpenToolCalls: true`) and give the result to `useChat({ id, messages })`.
+ * Each turn's assistant and tool messages become one assistant message, as
+ * they streamed; tool calls become `dynamic-tool` parts in the state their
+ * result, denial or approval request left them in. Ids are stable (turn id and
+ * position), so a restored list compares equal across reads. System messages,
+ * and sources (which memory does not store), are not part of it.
+ */
+export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<RestoredMessageMetadata>[] {
+  const messages: UIMessage<RestoredMessageMetadata>[] = [];
+  const tools = new Map<string, DynamicToolUIPart>();
+  const approvals = new Map<string, DynamicToolUIPart>();
+  entries.forEach(({ message, metadata }, index) => {
+    const id = `${metadata.turnId}:${index}`;
+    const interrupted = metadata.interrupted === true ? { interrupted: true } : undefined;
+    if (message.role === 'user') {
+      const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+      const parts = content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : []));
+      messages.push({ id, role: 'user', parts });
+      return;
+    }
+    if (message.role !== 'assistant' && message.role !== 'tool') return;
+    let assistant = messages.at(-1);
+    if (assistant?.role !== 'assistant') {
+      assistant = { id, role: 'assistant', parts: [] };
+      messages.push(assistant);
+    }
+    if (interrupted) assistant.metadata = interrupted;
+    const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+    for (const part of content) {
+      if (part.type === 'text') assistant.parts.push({ type: 'text', text: part.text, state: 'done' });
+      else if (part.type === 'reasoning') assistant.parts.push({ type: 'reasoning', text: part.text, state: 'done' });
+      else if (part.type === 'tool-call') {
+        const toolPart: DynamicToolUIPart = {
+          type: 'dynamic-tool',
+          toolName: part.toolName,
+          toolCallId: part.toolCallId,
+          state: 'input-available',
+          input: part.input,
+        };
+        tools.set(part.toolCallId, toolPart);
+        assistant.parts.push(toolPart);
+      } else if (part.type === 'tool-approval-request') {
+        const toolPart = tools.get(part.toolCallId);
+        if (toolPart === undefined) continue;
+        Object.assign(toolPart, { state: 'approval-requested', approval: { id: part.approvalId } });
+        approvals.set(part.approvalId, toolPart);
+      } else if (part.type === 'tool-approval-response') {
+        const toolPart = approvals.get(part.approvalId);
+        if (toolPart === undefined) continue;
+        const approval = { id: part.approvalId, approved: part.approved, ...(part.reason === undefined ? {} : { reason: part.reason }) };
+        Object.assign(toolPart, { state: 'approval-responded', approval });
+      } else if (part.type === 'tool-result') {
+        const toolPart = tools.get(part.toolCallId);
+        if (toolPart !== undefined) Object.assign(toolPart, resultState(part, toolPart));
+      }
+    }
+  });
+  return messages;
+}
+
+/** The state a tool result leaves its call in; an approval, when the call had one, stays with it. */
+function resultState({ output }: ToolResultPart, { approval }: DynamicToolUIPart): Partial<DynamicToolUIPart> {
+  switch (output.type) {
+    case 'execution-denied':
+      return {
+        state: 'output-denied',
+        approval: { id: approval?.id ?? '', approved: false, ...(output.reason === undefined ? {} : { reason: output.reason }) },
+      } as Partial<DynamicToolUIPart>;
+    case 'error-text':
+    case 'error-json':
+      return { state: 'output-error', errorText: typeof output.value === 'string' ? output.value : JSON.stringify(output.value) };
+    case 'text':
+    case 'json':
+      return { state: 'output-available', output: output.value };
+    default:
+      return { state: 'output-available', output };
+  }
+}
