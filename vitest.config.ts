@@ -1,6 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // Node tests of the Next.js example's modules import the library by its package name: run them on the sources,
+  // as the rest of the suite does (the browser test builds the package and uses it as the app does).
+  resolve: {
+    alias: [
+      { find: /^ai-advisors$/, replacement: source('./src/index.ts') },
+      { find: /^ai-advisors\/advisors$/, replacement: source('./advisors/index.ts') },
+      { find: /^ai-advisors\/(.+)$/, replacement: source('./src/$1/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

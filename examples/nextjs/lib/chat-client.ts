@@ -1,32 +1,36 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createChatClient, type ChatClient, type Document, type Retriever } from 'ai-advisors';
-import { createRecursiveCharacterSplitter, ingest } from 'ai-advisors/ingestion';
-import { createChatMemory } from 'ai-advisors/memory';
-import {
-  createBm25Retriever,
-  createDocument,
-  createEnglishAnalyzer,
-  createInMemoryVectorStore,
-  createRerankingModelReranker,
-  ENGLISH_STOP_WORDS,
-  vectorStoreRetriever,
-} from 'ai-advisors/retrieval';
-import { messageMemoryAdvisor, metadataPassthroughAdvisor, rerankRagAdvisor } from 'ai-advisors/advisors';
+import { createChatClient, type ChatClient } from 'ai-advisors';
+import { createChatMemory, inMemoryChatMemoryStore, toUIMessages } from 'ai-advisors/memory';
+import { messageMemoryAdvisor, metadataPassthroughAdvisor } from 'ai-advisors/advisors';
 import { resolveDemoModel } from 'ai-advisors/offline';
-import { createTermCoverageRerankingModel, QUESTION_WORDS } from '../../term-coverage-reranking-model.ts';
-
-/** The sample documents shared with the terminal examples (`examples/data`). */
-const DATA_FILES = [
-  { file: 'helena-marsh-biography.md', source: 'biography' },
-  { file: 'brightwater-terms-of-use.md', source: 'termsOfUse' },
-];
+import { stepCountIs } from 'ai';
+import { chatTools } from './chat-tools.ts';
+import { withOfflineToolCalls } from './offline-tool-model.ts';
+import { createSectionRagAdvisor } from './section-retrieval.ts';
 
 let client: Promise<{ chat: ChatClient; label: string }> | undefined;
 
+/** The conversations of this server process (in memory here; use the Redis or PostgreSQL store in production). */
+const store = inMemoryChatMemoryStore();
+/** The whole of a conversation, for restoring it in the page. */
+const fullHistory = createChatMemory({ store, window: false });
+
 /**
- * The app's chat client, built once per server process: memory (in memory here;
- * use the Redis or PostgreSQL store in production), rerank RAG over the sample
+ * A conversation id the page may use: a random UUID, as the page makes them. A
+ * real app also ties it to the signed-in user on the server (store
+ * `${session.userId}:${id}`), so one user can never read another's chat.
+ */
+export function isConversationId(id: unknown): id is string {
+  return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}
+
+/** A stored conversation as `useChat` messages (empty when it does not exist). */
+export async function readConversation(id: string) {
+  return toUIMessages(await fullHistory.read(id, { keepOpenToolCalls: true }));
+}
+
+/**
+ * The app's chat client, built once per server process: memory, rerank RAG over the sample
  * documents and metadata passthrough. Answers with OpenAI when `OPENAI_API_KEY`
  * or `OPENAI_BASE_URL` is set, otherwise with the offline stand-in model.
  */
@@ -37,55 +41,19 @@ export function getChatClient(): Promise<{ chat: ChatClient; label: string }> {
 
 async function buildChatClient() {
   const { model, embeddingModel, label } = resolveDemoModel({ env: process.env });
-  const documents = await loadSections();
-  const retriever = await indexDocuments(documents, embeddingModel);
-  const analyze = createEnglishAnalyzer({ stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_WORDS] });
+  const rag = await createSectionRagAdvisor({ dataDirectory: path.join(process.cwd(), '..', 'data'), embeddingModel });
   const chat = createChatClient({
-    model,
+    // The offline model calls the example's tools when asked to; a real model decides for itself.
+    model: model.provider === 'offline' ? withOfflineToolCalls(model) : model,
+    tools: chatTools,
+    // A server tool's result goes back to the model in the same request.
+    stopWhen: stepCountIs(3),
     instructions: 'You answer questions about the provided documents. Cite them as [1], [2].',
     advisors: [
       metadataPassthroughAdvisor({ contextKeys: ['conversationId'] }),
-      messageMemoryAdvisor({ memory: createChatMemory() }),
-      rerankRagAdvisor({
-        retriever,
-        reranker: createRerankingModelReranker({ name: 'term-coverage', model: createTermCoverageRerankingModel({ analyze }) }),
-        candidateK: 10,
-        topK: 3,
-        minScore: 0.5,
-        noContext: 'answer-anyway',
-      }),
+      messageMemoryAdvisor({ memory: createChatMemory({ store }) }),
+      rag,
     ],
   });
   return { chat, label };
-}
-
-/** One document per Markdown section, titled "Document › Section", split into chunks of at most 400 characters. */
-async function loadSections(): Promise<Document[]> {
-  const dataDirectory = path.join(process.cwd(), '..', 'data');
-  const sections = await Promise.all(
-    DATA_FILES.map(async ({ file, source }) => {
-      const markdown = await readFile(path.join(dataDirectory, file), 'utf8');
-      const documentTitle = /^# (.+)$/m.exec(markdown)?.[1] ?? file;
-      return markdown
-        .split(/^(?=## )/m)
-        .map((section) => {
-          const heading = /^## (.+)$/m.exec(section)?.[1];
-          const text = section.replace(/^#+ [^\n]*\n+/, '').trim();
-          const title = heading === undefined ? documentTitle : `${documentTitle} › ${heading}`;
-          return createDocument({ id: `${source}#${heading ?? 'intro'}`, text, metadata: { title, source, mediaType: 'text/markdown' } });
-        })
-        .filter((section) => section.text !== '');
-    }),
-  );
-  return createRecursiveCharacterSplitter({ chunkSize: 400 }).split(sections.flat());
-}
-
-async function indexDocuments(
-  documents: readonly Document[],
-  embeddingModel: ReturnType<typeof resolveDemoModel>['embeddingModel'],
-): Promise<Retriever> {
-  if (embeddingModel === undefined) return createBm25Retriever({ name: 'bm25', documents });
-  const store = createInMemoryVectorStore({ name: 'vectors', embeddingModel });
-  await ingest({ documents, embeddingModel, store });
-  return vectorStoreRetriever({ store });
 }

@@ -6,6 +6,8 @@ export interface ChatMetadata {
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number; readonly totalTokens?: number };
   readonly conversationId?: string;
   readonly outcome?: string;
+  /** Set on answers restored from memory that were cut off (stop, disconnect, error). */
+  readonly interrupted?: boolean;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata>;

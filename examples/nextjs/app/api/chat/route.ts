@@ -1,5 +1,5 @@
 import { chatRoute } from 'ai-advisors';
-import { getChatClient } from '../../../lib/chat-client.ts';
+import { getChatClient, isConversationId, readConversation } from '../../../lib/chat-client.ts';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,8 +14,15 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = chatRoute({
   handle: async ({ id, messages }, request) => {
-    if (id === undefined) return Response.json({ error: 'id: useChat sends the chat id; it is required' }, { status: 400 });
+    if (!isConversationId(id)) return Response.json({ error: 'id: expected the chat id useChat sends (a UUID)' }, { status: 400 });
     const { chat } = await getChatClient();
     return chat.stream({ messages, context: { conversationId: id }, abortSignal: request.signal });
   },
 });
+
+/** `GET /api/chat?id=<chat id>`: the stored conversation as `UIMessage[]`, so a reload or a shared link restores it. */
+export async function GET(request: Request): Promise<Response> {
+  const id = new URL(request.url).searchParams.get('id');
+  if (!isConversationId(id)) return Response.json({ error: 'id: expected a chat id (a UUID)' }, { status: 400 });
+  return Response.json({ messages: await readConversation(id) });
+}
