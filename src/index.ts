@@ -8,6 +8,7 @@ export {
   contextKey,
   ConversationId,
   parseNonEmptyString,
+  Regenerate,
   TurnId,
   UIMessageMetadata,
   type ContextInit,

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { type AdvisedRequest, type ChatMemory, ConversationId, TurnId } from '../../src/index.ts';
+import { AdvisorArgumentError, type AdvisedRequest, type ChatMemory, ConversationId, Regenerate, TurnId } from '../../src/index.ts';
 import { type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
 import { reconcileClientInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -7,6 +7,8 @@ import { recordSpan } from '../../src/extension/index.ts';
 /** Which turn a request's messages belong to: a new one, or the stored turn whose open tool calls it answers. */
 export interface MemoryTurnPlacement {
   readonly turnId: string;
+  /** The stored turn this one replaces with a new answer (a regeneration), by its original id. */
+  readonly regenerates?: string;
 }
 
 export interface LoadedHistory {
@@ -40,6 +42,14 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     },
   );
   const stored = entries.filter((entry) => entry.message.role !== 'system');
+  const instructions = joinSystem(request.instructions, entries);
+  if (request.context.get(Regenerate) === true) {
+    const regeneration = regenerateTurn(request, stored, name);
+    if (regeneration !== undefined) {
+      request.context.annotate(name, { conversationId, historyMessages: stored.length, regenerates: regeneration.placement.regenerates });
+      return { instructions, openTurn: [], ...regeneration };
+    }
+  }
   const storedMessages = stored.map((entry) => entry.message);
   const open = openToolCalls(storedMessages);
   const reconciled = reconcileClientInput({
@@ -67,7 +77,41 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     ...(reconciled.ignoredMessages > 0 ? { ignoredClientMessages: reconciled.ignoredMessages } : {}),
     ...(reconciled.rejectedToolAnswers.length > 0 ? { rejectedToolAnswers: reconciled.rejectedToolAnswers } : {}),
   });
-  return { instructions: joinSystem(request.instructions, entries), history, openTurn, input: reconciled.input, placement };
+  return { instructions, history, openTurn, input: reconciled.input, placement };
+}
+
+/**
+ * A regeneration: the request's last message is a question already answered
+ * in memory (`TurnId` names its turn; without one, the last turn's). The new
+ * turn gets a fresh id and replaces that turn and the ones after it; the
+ * history is what came before. When the question's turn is not stored (its
+ * first answer failed), the request is an ordinary new turn (`undefined`).
+ */
+function regenerateTurn(
+  request: AdvisedRequest,
+  stored: readonly MemoryEntry[],
+  name: string,
+): Pick<LoadedHistory, 'history' | 'input' | 'placement'> | undefined {
+  const question = request.messages.at(-1);
+  if (question?.role !== 'user') {
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'messages',
+      message: 'a regeneration must end with the user message whose answer is regenerated',
+    });
+  }
+  const turnId = request.context.get(TurnId);
+  const start =
+    turnId === undefined
+      ? stored.findIndex((entry) => entry.metadata.turnId === stored.at(-1)?.metadata.turnId)
+      : stored.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
+  if (start === -1) return undefined;
+  const { turnId: replaced, regenerates } = stored[start].metadata;
+  return {
+    history: removeOrphanToolParts(stored.slice(0, start).map((entry) => entry.message)),
+    input: [question],
+    placement: { turnId: crypto.randomUUID(), regenerates: regenerates ?? replaced },
+  };
 }
 
 /** Where the turn holding the open calls starts: its user message (or its first entry, if the window cut the question). */

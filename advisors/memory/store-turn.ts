@@ -30,7 +30,11 @@ export async function storeTurn(
   const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': turn.messages.length };
   const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
     const appended = await memory.appendTurn(conversationId, turn.messages, {
-      metadata: { ...turn.metadata, turnId: placement.turnId },
+      metadata: {
+        ...turn.metadata,
+        turnId: placement.turnId,
+        ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
+      },
       key: appendKey(placement.turnId, turn.messages),
     });
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });

@@ -7,7 +7,7 @@ import { failedStream } from '../chain/failed-stream.ts';
 import { streamModel } from '../chain/stream-model.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
-import { TurnId } from '../context/well-known-keys.ts';
+import { Regenerate, TurnId } from '../context/well-known-keys.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { CALL_SETTING_KEYS, pickCallSettings } from './call-setting-keys.ts';
 import { createChatStreamResult, type ChatStreamResult } from './chat-stream-result.ts';
@@ -15,7 +15,7 @@ import { checkPromptInput, newInput, newUserMessageId, type ChatMessages } from 
 import { resolveInputLimits, type InputLimits } from './input-limits.ts';
 import { isTelemetryEnabled } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry } from '../telemetry/turn-telemetry.ts';
-import { checkOptions } from '../util/check-options.ts';
+import { checkOneOf, checkOptional, checkOptions } from '../util/check-options.ts';
 
 export type ChatClientOptions = ChatCallSettings & {
   readonly model: LanguageModel;
@@ -45,7 +45,19 @@ export type ChatInput = ChatCallSettings & {
   readonly tools?: ToolSet;
   readonly abortSignal?: AbortSignal;
   readonly allowSystemInMessages?: boolean;
+  /**
+   * What the client asked for, as `useChat` sends it in the request body:
+   * `'regenerate-message'` (`regenerate()`, a Retry button) makes the turn a
+   * new answer that replaces the stored one (see the `Regenerate` context key).
+   * Default `'submit-message'`.
+   */
+  readonly trigger?: ChatTrigger;
 };
+
+/** The `trigger` of a `useChat` request. */
+export type ChatTrigger = 'submit-message' | 'regenerate-message';
+
+const CHAT_TRIGGERS: readonly ChatTrigger[] = ['submit-message', 'regenerate-message'];
 
 export interface ChatClient {
   /** The client's default chain, in execution order. */
@@ -72,6 +84,7 @@ const INPUT_KEYS = [
   'tools',
   'abortSignal',
   'allowSystemInMessages',
+  'trigger',
   ...CALL_SETTING_KEYS,
 ];
 
@@ -110,6 +123,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     const context = new AdvisorContext(checkContextValues(input.context, { component: 'chat-client', argument: 'context' }));
     const messageId = newUserMessageId(input.messages);
     if (messageId !== undefined && !context.has(TurnId)) context.set(TurnId, messageId);
+    const trigger = checkOptional(input.trigger, (value, site) => checkOneOf(value, CHAT_TRIGGERS, site), {
+      component: 'chat-client',
+      argument: 'trigger',
+    });
+    if (trigger === 'regenerate-message' && !context.has(Regenerate)) context.set(Regenerate, true);
     const tools = input.tools ?? options.tools;
     const buildRequest = async (): Promise<AdvisedRequest> => {
       const messages = await toModelMessages(tools);

@@ -12,6 +12,20 @@ export const ConversationId = contextKey<string>('conversationId', { parse: pars
 export const TurnId = contextKey<string>('turnId', { parse: parseIdentifier });
 
 /**
+ * The turn asks for a new answer to an already answered question (`useChat`'s
+ * `regenerate()`, sent as `trigger: 'regenerate-message'`): memory advisors
+ * store it as replacing the turn of the request's last user message and every
+ * turn after it, instead of as a new turn. The chat client sets it from its
+ * `trigger` input.
+ */
+export const Regenerate = contextKey<boolean>('regenerate', {
+  parse: (value) => {
+    if (typeof value !== 'boolean') throw new TypeError('expected a boolean');
+    return value;
+  },
+});
+
+/**
  * Metadata to send to the UI as `message-metadata` (on the `start` and `finish`
  * parts of `toUIMessageStream`). Set by the metadata passthrough advisor.
  */

@@ -9,6 +9,7 @@ import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts'
 import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
 import { messageWindow } from './message-window.ts';
+import { dropRegeneratedTurns } from './drop-regenerated-turns.ts';
 import { orderByTurn } from './order-by-turn.ts';
 import { stripProviderItemIds } from './strip-provider-item-ids.ts';
 import { groupIntoEvictionUnits, removeOrphanToolEntries, type ToolPairingOptions } from './tool-pairing.ts';
@@ -37,6 +38,8 @@ export type TurnMetadataInput = {
   readonly turnId?: string;
   readonly interrupted?: boolean;
   readonly retrieved?: readonly RetrievedDocumentReference[];
+  /** This turn replaces turn `regenerates` and the turns after it (see `MemoryEntryMetadata.regenerates`). */
+  readonly regenerates?: string;
 } & Readonly<Record<string, unknown>>;
 
 export interface ChatMemoryCallOptions {
@@ -186,14 +189,24 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       callStore('read', { timeoutMs: timeout, abortSignal }, (signal) => store.read(conversationId, { last, abortSignal: signal }));
     if (activeWindow === undefined) {
       const history = await readLast(undefined);
-      return withSystem(history, removeOrphanToolEntries(orderByTurn(history.entries), { keepOpenToolCalls }));
+      return withSystem(
+        history,
+        removeOrphanToolEntries(dropRegeneratedTurns(orderByTurn(history.entries)).entries, { keepOpenToolCalls }),
+      );
     }
 
-    const readCap = activeWindow.maxEntries + 1;
+    // A window of n entries needs n + 1 (to see where the oldest turn starts), plus those regenerations left out.
+    let readCap = activeWindow.maxEntries + 1;
     for (let limit = Math.min(readCap, INITIAL_READ_SIZE); ; limit = Math.min(limit * 2, readCap)) {
       const history = await readLast(limit);
       const complete = history.entries.length < limit;
-      const units = groupIntoEvictionUnits(orderByTurn(history.entries));
+      const current = dropRegeneratedTurns(orderByTurn(history.entries));
+      if (current.unresolved && !complete) {
+        readCap = Math.max(readCap, limit * 2);
+        continue;
+      }
+      readCap = Math.max(readCap, activeWindow.maxEntries + 1 + history.entries.length - current.entries.length);
+      const units = groupIntoEvictionUnits(current.entries);
       // The oldest unit of a partial read may have started before it.
       const partialOldest = complete ? undefined : units.shift();
       const selection = await activeWindow.start(history.system?.message);
@@ -346,6 +359,9 @@ function createTurnMetadata(input: TurnMetadataInput | undefined, component: str
   }
   if (input?.turnId !== undefined && (typeof input.turnId !== 'string' || input.turnId === '')) {
     throw new AdvisorArgumentError({ component, argument: 'metadata.turnId', message: 'expected a non-empty string' });
+  }
+  if (input?.regenerates !== undefined && (typeof input.regenerates !== 'string' || input.regenerates === '')) {
+    throw new AdvisorArgumentError({ component, argument: 'metadata.regenerates', message: 'expected a non-empty turn id' });
   }
   return { ...input, turnId: input?.turnId ?? crypto.randomUUID(), createdAt: new Date() };
 }

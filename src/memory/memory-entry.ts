@@ -15,6 +15,11 @@ export interface MemoryEntryMetadata {
   readonly interrupted?: boolean;
   /** Documents retrieved for the turn (by RAG advisors), with their scores. */
   readonly retrieved?: readonly RetrievedDocumentReference[];
+  /**
+   * The turn is a new answer to the question of turn `regenerates` (a
+   * regeneration): reads leave out that turn and every turn after it up to this one.
+   */
+  readonly regenerates?: string;
   /** This message's cost to the window (e.g. tokens), measured once when it was appended; see `ChatMemoryWindow.measure`. */
   readonly measure?: { readonly key: string; readonly value: number };
   readonly [key: string]: unknown;

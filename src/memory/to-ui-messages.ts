@@ -13,16 +13,21 @@ export interface RestoredMessageMetadata {
  * over the advisor's store, `keepOpenToolCalls: true`) and give the result to `useChat({ id, messages })`.
  * Each turn's assistant and tool messages become one assistant message, as
  * they streamed; tool calls become `dynamic-tool` parts in the state their
- * result, denial or approval request left them in. Ids are stable (turn id and
- * position), so a restored list compares equal across reads. System messages,
+ * result, denial or approval request left them in. Ids are stable (a turn's
+ * question has the turn id, so a resend or `regenerate()` names its stored
+ * turn; the others add their position), so a restored list compares equal across reads. System messages,
  * and sources (which memory does not store), are not part of it.
  */
 export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<RestoredMessageMetadata>[] {
   const messages: UIMessage<RestoredMessageMetadata>[] = [];
   const tools = new Map<string, DynamicToolUIPart>();
   const approvals = new Map<string, DynamicToolUIPart>();
+  const questionIds = new Set<string>();
   entries.forEach(({ message, metadata }, index) => {
-    const id = `${metadata.turnId}:${index}`;
+    // A turn's question keeps the turn id, so a restored chat can resend or regenerate it as that turn.
+    const isQuestion = message.role === 'user' && !questionIds.has(metadata.turnId);
+    if (isQuestion) questionIds.add(metadata.turnId);
+    const id = isQuestion ? metadata.turnId : `${metadata.turnId}:${index}`;
     const interrupted = metadata.interrupted === true ? { interrupted: true } : undefined;
     if (message.role === 'user') {
       const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { ChatStreamResult } from '../client/chat-stream-result.ts';
+import type { ChatTrigger } from '../client/create-chat-client.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { redactSecrets } from '../security/redact-secrets.ts';
 import { readBoundedBody } from './read-bounded-body.ts';
@@ -9,7 +10,8 @@ import { readBoundedBody } from './read-bounded-body.ts';
 export interface ChatRequestBody {
   readonly id?: string;
   readonly messages: UIMessage[];
-  readonly trigger?: string;
+  /** `'regenerate-message'` for `regenerate()`; pass it to `chat.stream`, which checks it. */
+  readonly trigger?: ChatTrigger;
   readonly messageId?: string;
   readonly [field: string]: unknown;
 }
@@ -43,8 +45,8 @@ const MAX_CHAT_ID_LENGTH = 512;
  *
  * @example
  * export const POST = chatRoute({
- *   handle: ({ messages }, request) =>
- *     chat.stream({ messages, context: { conversationId: conversationIdFor(request) }, abortSignal: request.signal }),
+ *   handle: ({ messages, trigger }, request) =>
+ *     chat.stream({ messages, trigger, context: { conversationId: conversationIdFor(request) }, abortSignal: request.signal }),
  * });
  */
 export function chatRoute(options: ChatRouteOptions): (request: Request) => Promise<Response> {

@@ -29,6 +29,11 @@ describe('chat input', () => {
     ],
     ['an unknown option', { prompt: 'hi', temprature: 0.2 }, /unknown option "temprature"/],
     ['a context that is not an object', { prompt: 'hi', context: 'c-1' }, /context: expected an object/],
+    [
+      'a trigger useChat never sends',
+      { prompt: 'hi', trigger: 'regenerate' },
+      /trigger: expected one of submit-message, regenerate-message/,
+    ],
   ])('rejects %s with a clear error before calling the model', (_, input, message) => {
     expect(() => chat.stream(input as never)).toThrow(AdvisorArgumentError);
     expect(() => chat.stream(input as never)).toThrow(message);

@@ -39,7 +39,7 @@ function toRequest(incoming: IncomingMessage): Request {
 class PlainChatState implements ChatState<UIMessage> {
   status: ChatStatus = 'ready';
   error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
+  constructor(public messages: UIMessage[] = []) {}
   pushMessage = (message: UIMessage) => void this.messages.push(message);
   popMessage = () => void this.messages.pop();
   replaceMessage = (index: number, message: UIMessage) => void (this.messages[index] = message);
@@ -53,7 +53,8 @@ class PlainChatState implements ChatState<UIMessage> {
  */
 export class TestChat extends AbstractChat<UIMessage> {
   constructor({ api, ...init }: Omit<ChatInit<UIMessage>, 'transport'> & { api: string }) {
-    super({ ...init, transport: new DefaultChatTransport({ api }), state: new PlainChatState() });
+    // Messages given at start (a chat restored after a reload) live in the state, as useChat keeps them.
+    super({ ...init, transport: new DefaultChatTransport({ api }), state: new PlainChatState(init.messages) });
   }
 
   /** Resolves once the chat is idle: no request in flight and none about to be sent automatically. */

@@ -31,7 +31,7 @@ describe('toUIMessages', () => {
     ];
     const messages = toUIMessages(stored);
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(messages[0]).toEqual({ id: 't1:1', role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo?' }] });
+    expect(messages[0]).toEqual({ id: 't1', role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo?' }] });
     expect(messages[1].parts).toEqual([
       {
         type: 'dynamic-tool',

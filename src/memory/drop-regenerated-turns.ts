@@ -1,0 +1,38 @@
+import type { MemoryEntry } from './memory-entry.ts';
+
+export interface CurrentEntries {
+  readonly entries: MemoryEntry[];
+  /** A regenerated turn is not among the entries (it is older than a partial read): read further back to place it. */
+  readonly unresolved: boolean;
+}
+
+/**
+ * Entries without the turns a regeneration replaced. A turn stored with
+ * `regenerates: K` (a new answer to the question of turn K, e.g. `useChat`'s
+ * `regenerate()`) replaces turn K and every turn that started after K and
+ * before it, as the client's conversation did. Turns are kept in the store, so
+ * a regeneration never loses data; the read leaves them out. Two
+ * regenerations of one turn (a double click on Retry) leave the later one.
+ * Expects the entries in turn order (`orderByTurn`).
+ */
+export function dropRegeneratedTurns(entries: readonly MemoryEntry[]): CurrentEntries {
+  if (!entries.some((entry) => typeof entry.metadata.regenerates === 'string')) return { entries: [...entries], unresolved: false };
+  const firstIndex = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    if (!firstIndex.has(entry.metadata.turnId)) firstIndex.set(entry.metadata.turnId, index);
+  });
+  const dropped: boolean[] = new Array(entries.length).fill(false);
+  let unresolved = false;
+  for (const start of firstIndex.values()) {
+    const regenerates = entries[start].metadata.regenerates;
+    if (typeof regenerates !== 'string') continue;
+    const from = firstIndex.get(regenerates);
+    if (from === undefined) {
+      unresolved = true;
+      continue;
+    }
+    // In turn order a turn's entries stand together, so the turns from K on are exactly the entries before this one.
+    for (let index = from; index < start; index++) dropped[index] = true;
+  }
+  return { entries: entries.filter((_, index) => !dropped[index]), unresolved };
+}
