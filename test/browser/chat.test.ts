@@ -195,6 +195,44 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('Retry (regenerate) replaces the last answer: one answer on the page, one in memory after a reload, and the chat goes on', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+    await page.goto(baseUrl);
+    await ask(page, 'Who is Helena Marsh?');
+    await expect.poll(() => page.getByTestId('metadata').count(), { timeout: 30_000 }).toBe(1);
+    // The server's copy of the conversation, as a reload reads it.
+    const stored = () =>
+      page.evaluate(async () => {
+        const id = new URL(window.location.href).searchParams.get('id');
+        const body = (await (await fetch(`/api/chat?id=${id}`)).json()) as { messages: { id: string; role: string }[] };
+        return body.messages;
+      });
+    const [, firstAnswer] = await stored();
+
+    const regenerated = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/api/chat'));
+    await page.getByTestId('retry').click();
+    expect((await regenerated).postDataJSON()).toMatchObject({ trigger: 'regenerate-message' });
+    await expect.poll(() => page.getByTestId('metadata').count(), { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().getByTestId('message-text').textContent(), { timeout: 30_000 })
+      .toContain('born 12 April 1957');
+
+    // Memory holds the new answer in place of the first (the offline model words both alike).
+    const afterRetry = await stored();
+    expect(afterRetry.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(afterRetry[1].id).not.toBe(firstAnswer.id);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('message-assistant').count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByTestId('message-user').count()).toBe(1);
+    await ask(page, 'When did Helena Marsh retire?');
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().getByTestId('message-text').textContent(), { timeout: 30_000 })
+      .toContain('2019');
+    expect(await page.getByTestId('message-user').count()).toBe(2);
+    await page.close();
+  }, 120_000);
+
   it('fits a phone screen: no horizontal scroll from a long word, an icon instead of a favicon 404', async () => {
     const page = await browser!.newPage({ viewport: { width: 390, height: 844 } });
     const notFound: string[] = [];

@@ -62,7 +62,7 @@ export default function ChatPage() {
 }
 
 function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessage[] }) {
-  const { messages, sendMessage, status, stop, addToolOutput, addToolApprovalResponse } = useChat<ChatMessage>({
+  const { messages, sendMessage, regenerate, status, stop, addToolOutput, addToolApprovalResponse } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
     // Answered client tools and approvals go back to the server at once: the turn continues there.
@@ -110,6 +110,12 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessag
     setLastQuestion(input);
     setInput('');
   };
+  // Retry asks for a new answer to the last question; the server's memory replaces the old answer with it.
+  const retry = () => {
+    setInput('');
+    void regenerate();
+  };
+  const last = messages.at(-1);
   // A failed question is not lost: it is back in the input, ready to send again.
   useEffect(() => {
     if (status === 'error') setInput((current) => (current === '' ? lastQuestion : current));
@@ -120,9 +126,17 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessag
       {messages.map((message) => (
         <Message key={message.id} message={message} toolActions={toolActions} stopped={stopped.has(message.id)} />
       ))}
+      {status === 'ready' && last?.role === 'assistant' && (
+        <button type="button" className="secondary retry" data-testid="retry" onClick={retry}>
+          Retry
+        </button>
+      )}
       {status === 'error' && (
         <p role="alert" className="error" data-testid="chat-error">
-          Something went wrong and your question was not answered; it is back in the input to send again.
+          Something went wrong and your question was not answered; it is back in the input to send again.{' '}
+          <button type="button" className="secondary" data-testid="retry-after-error" onClick={retry}>
+            Retry
+          </button>
         </p>
       )}
       <form onSubmit={submit}>

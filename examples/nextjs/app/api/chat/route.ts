@@ -13,10 +13,11 @@ export const dynamic = 'force-dynamic';
  * `${session.userId}:${id}`), never from the client's id alone.
  */
 export const POST = chatRoute({
-  handle: async ({ id, messages }, request) => {
+  handle: async ({ id, messages, trigger }, request) => {
     if (!isConversationId(id)) return Response.json({ error: 'id: expected the chat id useChat sends (a UUID)' }, { status: 400 });
     const { chat } = await getChatClient();
-    return chat.stream({ messages, context: { conversationId: id }, abortSignal: request.signal });
+    // trigger 'regenerate-message' (the Retry button's regenerate()) makes the new answer replace the stored one.
+    return chat.stream({ messages, trigger, context: { conversationId: id }, abortSignal: request.signal });
   },
 });
 
