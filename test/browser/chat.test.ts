@@ -31,6 +31,8 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
   let server: ChildProcess | undefined;
   let browser: Browser | undefined;
   let baseUrl = '';
+  /** What the app's server printed (chatRoute logs server-side failures there). */
+  let serverLog = '';
 
   beforeAll(async () => {
     // The app uses the library through the workspace package, whose exports point at `dist/`.
@@ -44,6 +46,8 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
       detached: true,
       stdio: 'pipe',
     });
+    server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk));
+    server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk));
     await waitForHttp(baseUrl, server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -165,6 +169,11 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await ask(page, 'Please make an error', { answered: false });
     await page.getByTestId('chat-error').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('chat-input').inputValue()).toBe('Please make an error');
+    // The server logged it with a stack that names the source file and line, not a minified chunk.
+    await expect
+      .poll(() => serverLog, { timeout: 10_000 })
+      .toContain('chat-route: stream failed: Error: The offline model was asked to fail.');
+    expect(serverLog).toMatch(/at .*\(lib\/offline-tool-model\.ts:\d+:\d+\)/);
     await page.getByTestId('chat-input').fill('');
     await ask(page, 'When did Helena Marsh retire?');
     await expect
