@@ -1,4 +1,4 @@
-import type { MemoryEntry } from './memory-entry.ts';
+import type { MemoryEntry, MemoryEntryMetadata } from './memory-entry.ts';
 
 /**
  * Objects carrying this key are type tags written by the codec. A plain object
@@ -12,18 +12,54 @@ type Tagged = { [TAG]: 'bytes' | 'buffer' | 'array-buffer' | 'url' | 'date' | 'o
  * Serializes an entry to JSON text that decodes back to an equal entry:
  * `Uint8Array`, `Buffer` and `ArrayBuffer` data become base64, `URL`s and
  * `Date`s keep their type. Properties whose value is `undefined` are dropped,
- * as in JSON.
+ * as in JSON. The turn's `createdAt` is written as epoch milliseconds, so an
+ * ordinary text entry carries no type tags and decodes with `JSON.parse` alone.
  */
 export function serializeMemoryEntry(entry: MemoryEntry): string {
-  return JSON.stringify(encodeValue(entry));
+  return serializeMemoryValue({ ...entry, metadata: encodeCreatedAt(entry.metadata) });
 }
 
 export function deserializeMemoryEntry(text: string): MemoryEntry {
-  return decodeValue(JSON.parse(text)) as MemoryEntry;
+  const entry = deserializeMemoryValue(text) as MemoryEntry;
+  restoreCreatedAt(entry.metadata);
+  return entry;
 }
 
-/** The JSON-compatible form of `value` (for stores that keep JSON documents rather than text). */
-export function encodeValue(value: unknown): unknown {
+/** An entry's metadata alone, as `serializeMemoryEntry` writes it (for stores that keep message and metadata apart). */
+export function serializeMemoryMetadata(metadata: MemoryEntryMetadata): string {
+  return serializeMemoryValue(encodeCreatedAt(metadata));
+}
+
+export function deserializeMemoryMetadata(text: string): MemoryEntryMetadata {
+  const metadata = deserializeMemoryValue(text) as MemoryEntryMetadata;
+  restoreCreatedAt(metadata);
+  return metadata;
+}
+
+export function serializeMemoryValue(value: unknown): string {
+  return JSON.stringify(encodeValue(value));
+}
+
+/** Reverses `serializeMemoryValue`; text without a type tag skips the walk over the parsed value. */
+export function deserializeMemoryValue(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return text.includes(TAG) ? decodeValue(value) : value;
+}
+
+function encodeCreatedAt(metadata: MemoryEntryMetadata): MemoryEntryMetadata | Record<string, unknown> {
+  const createdAt: unknown = metadata?.createdAt;
+  // An invalid Date keeps the tagged form, whose encoding reports it.
+  return createdAt instanceof Date && !Number.isNaN(createdAt.getTime()) ? { ...metadata, createdAt: createdAt.getTime() } : metadata;
+}
+
+// Entries written before createdAt was stored as a number hold a tagged Date, which the walk already restored.
+function restoreCreatedAt(metadata: MemoryEntryMetadata | undefined): void {
+  const createdAt: unknown = metadata?.createdAt;
+  if (typeof createdAt === 'number') (metadata as { createdAt: Date }).createdAt = new Date(createdAt);
+}
+
+/** The JSON-compatible form of `value`. */
+function encodeValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : encodeValue(item)));
   if (value instanceof Uint8Array) {
@@ -43,7 +79,7 @@ export function encodeValue(value: unknown): unknown {
 }
 
 /** Reverses `encodeValue`. Works in place: pass a value fresh from `JSON.parse`, owned by the caller. */
-export function decodeValue(value: unknown): unknown {
+function decodeValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) value[index] = decodeValue(value[index]);
