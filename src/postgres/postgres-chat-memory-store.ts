@@ -2,7 +2,12 @@ import pg from 'pg';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
-import { decodeValue, encodeValue } from '../memory/memory-entry-codec.ts';
+import {
+  deserializeMemoryMetadata,
+  deserializeMemoryValue,
+  serializeMemoryMetadata,
+  serializeMemoryValue,
+} from '../memory/memory-entry-codec.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -20,7 +25,14 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
   readonly createTables?: boolean;
 }
 
-type EntryRow = { kind: 'system' | 'entry'; message: unknown; metadata: unknown };
+interface EntryRow {
+  readonly kind: 'system' | 'entry';
+  /** A bigint, which `pg` returns as text. */
+  readonly turn_seq: string;
+  readonly position: number;
+  readonly message: string;
+  readonly metadata: string;
+}
 
 /**
  * Chat memory in PostgreSQL. A turn is one statement: it claims the append's
@@ -94,8 +106,8 @@ export function postgresChatMemoryStore(
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
-      const messages = turn.entries.map((entry) => JSON.stringify(encodeValue(entry.message)));
-      const metadata = turn.entries.map((entry) => JSON.stringify(encodeValue(entry.metadata)));
+      const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
+      const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
       const { rows } = await pool.query<{ outcome: AppendOutcome }>(
@@ -129,8 +141,8 @@ END AS outcome`,
           conversationId,
           messages,
           metadata,
-          system === undefined ? null : JSON.stringify(encodeValue(system.message)),
-          system === undefined ? null : JSON.stringify(encodeValue(system.metadata)),
+          system === undefined ? null : serializeMemoryValue(system.message),
+          system === undefined ? null : serializeMemoryMetadata(system.metadata),
           attemptId,
           key,
         ],
@@ -159,19 +171,23 @@ END AS outcome`,
       validateConversationId(conversationId, component);
       const last = validateReadLimit(readOptions?.last, component);
       await ready(readOptions?.abortSignal);
-      // One statement, so the system message and the entries come from one snapshot.
+      // One statement, so the system message and the entries come from one snapshot. The
+      // columns come back as text: most entries then decode with JSON.parse alone (see serializeMemoryEntry).
+      // A whole history is put in order here: for a long conversation PostgreSQL picks a bitmap scan
+      // and a sort that costs more than sorting its rows, which arrive almost in order, in place.
       const { rows } = await pool.query<EntryRow>(
-        `SELECT 'system' AS kind, message, metadata FROM ${tables.system} WHERE conversation_id = $1
+        `SELECT 'system' AS kind, 0::bigint AS turn_seq, 0 AS position, message::text, metadata::text
+FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
-(SELECT 'entry', message, metadata FROM ${tables.entries}
- WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2)`,
-        [conversationId, last ?? null],
+(SELECT 'entry', turn_seq, position, message::text, metadata::text FROM ${tables.entries}
+ WHERE conversation_id = $1${last === undefined ? '' : ' ORDER BY turn_seq DESC, position DESC LIMIT $2'})`,
+        last === undefined ? [conversationId] : [conversationId, last],
       );
       const system = rows.find((row) => row.kind === 'system');
-      const entries = rows
-        .filter((row) => row.kind === 'entry')
-        .reverse()
-        .map(toEntry);
+      const entryRows = rows.filter((row) => row.kind === 'entry');
+      if (last === undefined) entryRows.sort(byTurnAndPosition);
+      else entryRows.reverse();
+      const entries = entryRows.map(toEntry);
       return { ...(system === undefined ? {} : { system: toEntry(system) }), entries };
     },
 
@@ -196,6 +212,10 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
   };
 }
 
+function byTurnAndPosition(a: EntryRow, b: EntryRow): number {
+  return Number(a.turn_seq) - Number(b.turn_seq) || a.position - b.position;
+}
+
 function toEntry(row: EntryRow): MemoryEntry {
-  return { message: decodeValue(row.message), metadata: decodeValue(row.metadata) } as MemoryEntry;
+  return { message: deserializeMemoryValue(row.message), metadata: deserializeMemoryMetadata(row.metadata) } as MemoryEntry;
 }

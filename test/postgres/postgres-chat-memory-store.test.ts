@@ -30,6 +30,24 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
 
   describeChatMemoryStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
 
+  it('reads a whole history in turn order when turn numbers gain a digit, and ten or more entries of a turn in order', async () => {
+    // A table of its own: moving its turn sequence back must not reorder other tests' conversations.
+    const digits = `${tableName}_d`;
+    try {
+      const store = postgresChatMemoryStore({ pool, tableName: digits });
+      await store.migrate();
+      await pool.query(`SELECT setval('"${digits}_turn_seq"', 97)`);
+      const contents = ['q98', 'q99', 'q100', 'q101'];
+      for (const content of contents) await store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
+      const long = Array.from({ length: 12 }, (_, index) => `part ${index}`);
+      await store.appendTurn('c', turnOf(entriesOf(long.map((content) => ({ role: 'user' as const, content })))));
+      expect((await store.read('c')).entries.map((entry) => entry.message.content)).toEqual([...contents, ...long]);
+      expect((await store.read('c', { last: 13 })).entries.map((entry) => entry.message.content)).toEqual(['q101', ...long]);
+    } finally {
+      await pool.query(dropTables(digits));
+    }
+  });
+
   it('creates its tables once even when many stores start concurrently', async () => {
     const fresh = `${tableName}_m`;
     try {
