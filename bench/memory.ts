@@ -26,11 +26,23 @@ const APPENDS = Number(process.env.APPENDS ?? 200);
 const READS = Number(process.env.READS ?? 50);
 // Read-modify-write appends rewrite the whole history: fewer samples keep the run short.
 const RMW_APPENDS = 20;
+// Messages of other conversations in the PostgreSQL tables (100 per conversation).
+const OTHER_MESSAGES = 500_000;
 
 interface Contender {
   readonly name: string;
+  /** Contenders on the same backend are compared with each other. */
+  readonly backend: string;
   readonly store: ChatMemoryStore;
   readonly appends: number;
+  /**
+   * Stores the conversations of other users next to the measured ones, where that changes how a read runs:
+   * PostgreSQL scans and sorts a table that holds little besides one long conversation, where a deployment's
+   * table makes it use the index.
+   */
+  readonly addOtherConversations?: () => Promise<void>;
+  /** Brings the store to its steady state after a fill (PostgreSQL: the statistics autovacuum would have gathered). */
+  readonly afterFill?: () => Promise<void>;
 }
 
 function turn(index: number): MemoryEntry[] {
@@ -79,7 +91,10 @@ function readModifyWriteStore(
       return 'stored';
     },
     async read(conversationId) {
-      return { entries: JSON.parse((await blob.get(conversationId)) ?? '[]') };
+      const entries = JSON.parse((await blob.get(conversationId)) ?? '[]') as Array<{ metadata: { createdAt: unknown } }>;
+      // The store contract returns createdAt as a Date: the least decoding any reader of the blob must do.
+      for (const entry of entries) entry.metadata.createdAt = new Date(entry.metadata.createdAt as string);
+      return { entries: entries as unknown as MemoryEntry[] };
     },
     async clear() {},
   };
@@ -91,9 +106,10 @@ async function main(): Promise<void> {
   const runId = crypto.randomUUID().slice(0, 8);
   const inMemoryBlobs = new Map<string, string>();
   const contenders: Contender[] = [
-    { name: 'in-memory (ours, array push)', store: inMemoryChatMemoryStore(), appends: APPENDS },
+    { name: 'in-memory (ours, array push)', backend: 'in-memory', store: inMemoryChatMemoryStore(), appends: APPENDS },
     {
       name: 'in-memory read-modify-write (langchain4j/Spring pattern)',
+      backend: 'in-memory',
       store: readModifyWriteStore('rmw-memory', {
         get: async (id) => inMemoryBlobs.get(id) ?? null,
         set: async (id, value) => void inMemoryBlobs.set(id, value),
@@ -112,9 +128,10 @@ async function main(): Promise<void> {
       await client.close();
     });
     contenders.push(
-      { name: 'redis (ours, MULTI + RPUSH)', store: redisChatMemoryStore({ client, keyPrefix }), appends: APPENDS },
+      { name: 'redis (ours, MULTI + RPUSH)', backend: 'redis', store: redisChatMemoryStore({ client, keyPrefix }), appends: APPENDS },
       {
         name: 'redis read-modify-write (GET + SET blob)',
+        backend: 'redis',
         store: readModifyWriteStore('rmw-redis', {
           get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
           set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
@@ -137,10 +154,28 @@ async function main(): Promise<void> {
       );
       await pool.end();
     });
+    const store = postgresChatMemoryStore({ pool, tableName });
     contenders.push(
-      { name: 'postgres (ours, one multi-row INSERT)', store: postgresChatMemoryStore({ pool, tableName }), appends: APPENDS },
+      {
+        name: 'postgres (ours, one multi-row INSERT)',
+        backend: 'postgres',
+        store,
+        appends: APPENDS,
+        addOtherConversations: async () => {
+          await store.migrate();
+          await pool.query(
+            `INSERT INTO "${tableName}" (conversation_id, turn_seq, position, message, metadata)
+SELECT 'other-' || (n / 100), nextval('"${tableName}_turn_seq"'), 1,
+  json_build_object('role', 'user', 'content', 'Question number ' || n || ': what is the weather like?'),
+  json_build_object('turnId', 'other-' || n, 'createdAt', 1700000000000)
+FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
+          );
+        },
+        afterFill: async () => void (await pool.query(`ANALYZE "${tableName}"`)),
+      },
       {
         name: 'postgres read-modify-write (SELECT + UPSERT blob)',
+        backend: 'postgres',
         store: readModifyWriteStore('rmw-postgres', {
           get: async (id) =>
             (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
@@ -151,6 +186,11 @@ async function main(): Promise<void> {
             )),
         }),
         appends: RMW_APPENDS,
+        addOtherConversations: async () =>
+          void (await pool.query(
+            `INSERT INTO "${tableName}_rmw" SELECT 'other-' || n, repeat('x', 10000) FROM generate_series(1, ${OTHER_MESSAGES / 100}) AS n`,
+          )),
+        afterFill: async () => void (await pool.query(`ANALYZE "${tableName}_rmw"`)),
       },
     );
   } else {
@@ -158,6 +198,8 @@ async function main(): Promise<void> {
   }
 
   const rows: Array<Record<string, string>> = [];
+  // backend → size → read(all) of ours and of the blob pattern
+  const readAllBy = new Map<string, Map<number, { ours?: number; blob?: number }>>();
   try {
     for (const contender of contenders) {
       const windowed = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
@@ -166,17 +208,24 @@ async function main(): Promise<void> {
       await fill(contender.store, warmUp, 100);
       await median(contender.appends, (index) => contender.store.appendTurn(warmUp, { ...newAttempt(), entries: turn(index) }));
       await median(READS, () => windowed.read(warmUp));
+      await median(READS, () => contender.store.read(warmUp));
+      await contender.addOtherConversations?.();
       for (const size of SIZES) {
         const conversationId = `bench-${runId}-${size}`;
         await fill(contender.store, conversationId, size);
+        await contender.afterFill?.();
         // Warm up connections, JIT and (for PostgreSQL) table creation before timing.
         await contender.store.read(conversationId, { last: 1 });
+        // Reads first, while every contender's history has exactly `size` messages; the appends then add to it.
+        const readWindow = await median(READS, () => windowed.read(conversationId));
+        const readAll = await median(Math.min(READS, 30), () => contender.store.read(conversationId));
         const append = await median(contender.appends, (index) =>
           contender.store.appendTurn(conversationId, { ...newAttempt(), entries: turn(size + index) }),
         );
-        const readWindow = await median(READS, () => windowed.read(conversationId));
-        const readAll = await median(Math.min(READS, 10), () => contender.store.read(conversationId));
         appendBySize.set(size, append);
+        const byBackend = readAllBy.get(contender.backend) ?? new Map<number, { ours?: number; blob?: number }>();
+        readAllBy.set(contender.backend, byBackend);
+        byBackend.set(size, { ...byBackend.get(size), [contender.appends === RMW_APPENDS ? 'blob' : 'ours']: readAll });
         rows.push({
           store: contender.name,
           messages: size.toLocaleString('en'),
@@ -191,6 +240,16 @@ async function main(): Promise<void> {
     for (const cleanup of cleanups) await cleanup();
   }
   console.table(rows);
+  console.log('read(all) of ours / the blob pattern on the same backend (target: at most 1.00x)');
+  console.table(
+    [...readAllBy].flatMap(([backend, bySize]) =>
+      [...bySize].map(([size, { ours, blob }]) => ({
+        backend,
+        messages: size.toLocaleString('en'),
+        ratio: ours !== undefined && blob !== undefined ? (ours / blob).toFixed(2) + 'x' : 'n/a',
+      })),
+    ),
+  );
 }
 
 await main();
