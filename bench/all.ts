@@ -25,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'vector', script: 'bench/retrieval-vector.ts' },
   { name: 'pgvector', script: 'bench/pgvector-vs-memory.ts', env: { PGVECTOR_BENCH_COUNT: '20000' } },
   { name: 'ingestion', script: 'bench/ingestion.ts' },
+  { name: 'splitters', script: 'bench/splitters.ts', env: { RUNS: '3' } },
   { name: 'bm25', script: 'bench/bm25-scifact.ts' },
   { name: 'rag-eval', script: 'bench/rag-eval.ts' },
 ];

@@ -3,7 +3,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { toChunkDocuments } from './chunk-documents.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
-import { chunkRanges, separatorBoundary, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
+import { chunkRanges, measureSlices, separatorBoundary, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes, assertDocuments, assertSeparators } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -74,7 +74,7 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
   const levels: ChunkRangeOptions[] = chunkSizes.map((chunkSize) => ({
     chunkSize,
     chunkOverlap,
-    lengthFunction,
+    measure: measureSlices(lengthFunction),
     boundaries,
   }));
 

@@ -1,6 +1,6 @@
 import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
-import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
+import { chunkRanges, measureSlices, separatorBoundary, type LengthFunction, type TextMeasure } from './text-ranges.ts';
 import { assertChunkSizes, assertSeparators } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -42,15 +42,20 @@ const COMPONENT = 'recursive-character-splitter';
  */
 export function createRecursiveCharacterSplitter(options: RecursiveCharacterSplitterOptions): TextSplitter {
   checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'lengthFunction'] });
-  return createRecursiveSplitter(COMPONENT, options);
+  const { lengthFunction = (text: string) => text.length, ...rest } = options;
+  checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
+  return createRecursiveSplitter(COMPONENT, { ...rest, measure: measureSlices(lengthFunction) });
+}
+
+export interface RecursiveSplitterOptions extends Omit<RecursiveCharacterSplitterOptions, 'lengthFunction'> {
+  measure: TextMeasure;
 }
 
 /** The recursive splitter behind `component`, for factories that validated their own option names. */
-export function createRecursiveSplitter(component: string, options: RecursiveCharacterSplitterOptions): TextSplitter {
-  const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, lengthFunction = (text: string) => text.length } = options;
+export function createRecursiveSplitter(component: string, options: RecursiveSplitterOptions): TextSplitter {
+  const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, measure } = options;
   assertChunkSizes(component, chunkSize, chunkOverlap);
-  checkFunction(lengthFunction, { component, argument: 'lengthFunction' });
   assertSeparators(component, separators);
-  const rangeOptions = { chunkSize, chunkOverlap, lengthFunction, boundaries: separators.map(separatorBoundary) };
+  const rangeOptions = { chunkSize, chunkOverlap, measure, boundaries: separators.map(separatorBoundary) };
   return rangeSplitter(component, (text) => chunkRanges(text, rangeOptions));
 }

@@ -1,7 +1,7 @@
 import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
 import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
-import { chunkRanges, separatorBoundary, type LengthFunction } from './text-ranges.ts';
+import { chunkRanges, measureSlices, separatorBoundary, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -40,7 +40,7 @@ export function createSentenceSplitter(options: SentenceSplitterOptions = {}): T
   const rangeOptions = {
     chunkSize,
     chunkOverlap,
-    lengthFunction,
+    measure: measureSlices(lengthFunction),
     boundaries: [sentences, wordBoundary(locale), separatorBoundary('')],
   };
   return rangeSplitter(COMPONENT, (text) => chunkRanges(text, rangeOptions));

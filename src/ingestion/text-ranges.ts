@@ -14,10 +14,21 @@ export type TextBoundary = (text: string) => number[];
 /** Measures a piece of text: characters, tokens, or any unit `chunkSize` is expressed in. */
 export type LengthFunction = (text: string) => number;
 
+/** Measures the slice `[start, end)` of one text. */
+export type RangeMeasure = (start: number, end: number) => number;
+
+/** Prepares the measure of a text's slices; a measure may reuse work done once on the whole text. */
+export type TextMeasure = (text: string) => RangeMeasure;
+
+/** The measure that calls `lengthFunction` on each slice. */
+export function measureSlices(lengthFunction: LengthFunction): TextMeasure {
+  return (text) => (start, end) => lengthFunction(text.slice(start, end));
+}
+
 export interface ChunkRangeOptions {
   readonly chunkSize: number;
   readonly chunkOverlap: number;
-  readonly lengthFunction: LengthFunction;
+  readonly measure: TextMeasure;
   /** Tried in order: a piece still larger than `chunkSize` is cut at the next boundary that occurs in it. */
   readonly boundaries: readonly TextBoundary[];
 }
@@ -35,7 +46,7 @@ interface MeasuredRange extends TextRange {
  */
 export function chunkRanges(text: string, options: ChunkRangeOptions): TextRange[] {
   const pieces: MeasuredRange[] = [];
-  collectPieces(text, { start: 0, end: text.length }, 0, options, pieces);
+  collectPieces(text, options.measure(text), { start: 0, end: text.length }, 0, options, pieces);
   return packPieces(pieces, options)
     .map((range) => trimRange(text, range))
     .filter((range) => range.end > range.start);
@@ -97,18 +108,25 @@ function codePointCuts(text: string): number[] {
   return cuts;
 }
 
-function collectPieces(text: string, range: TextRange, level: number, options: ChunkRangeOptions, pieces: MeasuredRange[]): void {
-  const slice = text.slice(range.start, range.end);
-  const size = options.lengthFunction(slice);
+function collectPieces(
+  text: string,
+  measure: RangeMeasure,
+  range: TextRange,
+  level: number,
+  options: ChunkRangeOptions,
+  pieces: MeasuredRange[],
+): void {
+  const size = measure(range.start, range.end);
   if (size <= options.chunkSize) {
     pieces.push({ ...range, size });
     return;
   }
+  const slice = text.slice(range.start, range.end);
   for (let next = level; next < options.boundaries.length; next++) {
     const cuts = options.boundaries[next](slice);
     if (cuts.length === 0) continue;
     for (const piece of rangesBetweenCuts(slice.length, cuts)) {
-      collectPieces(text, { start: range.start + piece.start, end: range.start + piece.end }, next + 1, options, pieces);
+      collectPieces(text, measure, { start: range.start + piece.start, end: range.start + piece.end }, next + 1, options, pieces);
     }
     return;
   }

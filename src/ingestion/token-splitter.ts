@@ -1,7 +1,8 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { TextSplitter } from './document-splitter.ts';
 import { createRecursiveSplitter, type RecursiveCharacterSplitterOptions } from './recursive-character-splitter.ts';
-import type { LengthFunction } from './text-ranges.ts';
+import { measureSlices, type LengthFunction } from './text-ranges.ts';
+import { countTokenRanges } from './token-range-counter.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
 export interface TokenSplitterOptions extends Omit<RecursiveCharacterSplitterOptions, 'lengthFunction'> {
@@ -23,5 +24,6 @@ export function createTokenSplitter(options: TokenSplitterOptions): TextSplitter
   checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'tokenizer'] });
   const { tokenizer = countTokens, ...rest } = options;
   checkFunction(tokenizer, { component: COMPONENT, argument: 'tokenizer' });
-  return createRecursiveSplitter(COMPONENT, { ...rest, lengthFunction: tokenizer });
+  const measure = tokenizer === countTokens ? countTokenRanges : measureSlices(tokenizer);
+  return createRecursiveSplitter(COMPONENT, { ...rest, measure });
 }
