@@ -26,26 +26,29 @@ export function requireDocument(document: unknown, argument: string): asserts do
  * Checks a list of documents given to a store, an index or an injector: an
  * array whose entries each have a non-empty string id, a string text and a
  * plain metadata object. The error names the component and the exact field.
+ * `from` and `to` check a part of the list, for callers that check a long list
+ * in slices between event-loop turns.
  */
 export function requireDocuments(
   documents: unknown,
-  { component, argument = 'documents' }: { component: string; argument?: string },
+  { component, argument = 'documents', from = 0, to }: { component: string; argument?: string; from?: number; to?: number },
 ): asserts documents is readonly Document[] {
   if (!Array.isArray(documents)) {
     throw new AdvisorArgumentError({ component, argument, message: `expected an array of documents, got ${describeValue(documents)}` });
   }
-  documents.forEach((document: unknown, position) => {
-    const where = `${argument}[${position}]`;
-    const fail = (field: string, message: string): never => {
-      throw new AdvisorArgumentError({ component, argument: `${where}${field}`, message });
-    };
-    if (document === null || typeof document !== 'object') fail('', `expected a document, got ${describeValue(document)}`);
+  // The argument path is built only for the error: building it for every document cost more than the checks.
+  const fail = (position: number, field: string, message: string): never => {
+    throw new AdvisorArgumentError({ component, argument: `${argument}[${position}]${field}`, message });
+  };
+  for (let position = from; position < Math.min(to ?? documents.length, documents.length); position++) {
+    const document: unknown = documents[position];
+    if (document === null || typeof document !== 'object') fail(position, '', `expected a document, got ${describeValue(document)}`);
     const { id, text, metadata } = document as Partial<Document>;
-    if (typeof id !== 'string' || id === '') fail('.id', `expected a non-empty string, got ${describeValue(id)}`);
-    if (typeof text !== 'string') fail('.text', `document "${id}": expected a string, got ${describeValue(text)}`);
+    if (typeof id !== 'string' || id === '') fail(position, '.id', `expected a non-empty string, got ${describeValue(id)}`);
+    if (typeof text !== 'string') fail(position, '.text', `document "${id}": expected a string, got ${describeValue(text)}`);
     if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
-      fail('.metadata', `document "${id}": expected a plain object, got ${describeValue(metadata)}`);
+      fail(position, '.metadata', `document "${id}": expected a plain object, got ${describeValue(metadata)}`);
     }
-    checkNesting(metadata, { component, argument: `${where}.metadata` });
-  });
+    checkNesting(metadata, { component, argument: `${argument}[${position}].metadata` });
+  }
 }

@@ -20,7 +20,7 @@ export function checkNesting(
   value: unknown,
   { component, argument, maxDepth = MAX_NESTING_DEPTH }: { component: string; argument: string; maxDepth?: number },
 ): void {
-  if (value === null || typeof value !== 'object') return;
+  if (value === null || typeof value !== 'object' || holdsNoObjects(value)) return;
   const onPath = new Set<object>();
   const stack: (Visit | { leave: object })[] = [{ value, depth: 1, key: '' }];
   while (stack.length > 0) {
@@ -45,6 +45,15 @@ export function checkNesting(
       }
     }
   }
+}
+
+/** The common case (flat metadata, a context value of primitives) needs no walk: one level, no cycle possible. */
+function holdsNoObjects(value: object): boolean {
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') return false;
+  }
+  return true;
 }
 
 function pathOf(visit: Visit): string {
