@@ -8,17 +8,11 @@ import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
 import type { Analyzer } from './analyzer.ts';
 import { type Bm25Index, createBm25Index, type IndexedDocument } from './bm25-index.ts';
 import type { Bm25Snapshot } from './bm25-snapshot.ts';
-import { englishAnalyzer } from './english-analyzer.ts';
+import { builtInAnalyzerName } from './built-in-analyzers.ts';
 import { multilingualAnalyzer } from './multilingual-analyzer.ts';
 
 const COMPONENT = 'bm25-retriever';
 const DEFAULT_TOP_K = 10;
-
-/** Built-in analyzers a snapshot can name, so loading it needs no analyzer argument. */
-export const BUILT_IN_ANALYZERS: ReadonlyMap<string, Analyzer> = new Map([
-  ['multilingual', multilingualAnalyzer],
-  ['english', englishAnalyzer],
-]);
 
 export interface Bm25RetrieverOptions {
   /** Retriever name, recorded in each result's provenance. Default `'bm25'`. */
@@ -118,7 +112,7 @@ export function assembleBm25Retriever({
     }
     return terms;
   };
-  const analyzerName = [...BUILT_IN_ANALYZERS].find(([, builtIn]) => builtIn === analyzer)?.[0] ?? 'custom';
+  const analyzerName = builtInAnalyzerName(analyzer) ?? 'custom';
 
   return {
     name,

@@ -2,13 +2,8 @@ import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Analyzer } from './analyzer.ts';
 import { createBm25Index } from './bm25-index.ts';
-import {
-  assembleBm25Retriever,
-  BUILT_IN_ANALYZERS,
-  type Bm25Retriever,
-  validateDocuments,
-  validateRetrieverSettings,
-} from './bm25-retriever.ts';
+import { assembleBm25Retriever, type Bm25Retriever, validateDocuments, validateRetrieverSettings } from './bm25-retriever.ts';
+import { BUILT_IN_ANALYZERS } from './built-in-analyzers.ts';
 
 const COMPONENT = 'bm25-retriever';
 

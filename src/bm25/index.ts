@@ -1,6 +1,8 @@
 export type { Analyzer } from './analyzer.ts';
 export type { Bm25Retriever, Bm25RetrieverOptions } from './bm25-retriever.ts';
 export { createBm25Retriever } from './bm25-retriever.ts';
+export type { BuildBm25RetrieverOptions } from './build-bm25-retriever.ts';
+export { buildBm25Retriever } from './build-bm25-retriever.ts';
 export type { Bm25Snapshot, Bm25SnapshotDocument, LoadBm25RetrieverOptions } from './bm25-snapshot.ts';
 export { loadBm25Retriever } from './bm25-snapshot.ts';
 export { CJK_STOP_WORDS } from './cjk-stop-words.ts';
