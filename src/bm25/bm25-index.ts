@@ -163,7 +163,12 @@ export function createBm25Index({ k1, b }: { k1: number; b: number }): Bm25Index
     postingFrequencies.length = 0;
     postingCounts.length = 0;
     documents = [];
-    slotTerms = new Uint32Array(Math.max(1024, live.documents.reduce((sum, { frequencies }) => sum + frequencies.length, 0)));
+    slotTerms = new Uint32Array(
+      Math.max(
+        1024,
+        live.documents.reduce((sum, { frequencies }) => sum + frequencies.length, 0),
+      ),
+    );
     slotStarts = [0];
     lengths = [];
     alive = new Uint8Array(Math.max(16, live.documents.length));
