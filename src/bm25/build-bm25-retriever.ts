@@ -60,7 +60,8 @@ export async function buildBm25Retriever(options: BuildBm25RetrieverOptions = {}
   }
   checkPositiveInteger(workers, { component: COMPONENT, argument: 'workers' });
   checkOptional(abortSignal, checkAbortSignal, { component: COMPONENT, argument: 'abortSignal' });
-  requireDocuments(documents, { component: COMPONENT, to: 0 });
+  requireDocuments(documents, { component: COMPONENT, to: 0 }); // an array, even an empty one
+  // In slices, so that checking a million documents does not hold the event loop either.
   for (let from = 0; from < documents.length; from += BATCH_SIZE * 10) {
     requireDocuments(documents, { component: COMPONENT, from, to: from + BATCH_SIZE * 10 });
     await setImmediate();

@@ -23,8 +23,9 @@ const preTokenCounts = new Map<string, number>();
  * its own pre-tokens are scanned from its start until they meet a pre-token
  * boundary of the text, the text's prefix sums give the middle, and the last
  * pre-tokens are counted on their own from a boundary where no match of the
- * whole text looked past the slice's end. The recursive splitter measures every piece at every level,
- * so this replaces two or three full tokenizations of each document with one.
+ * whole text looked past the slice's end. The recursive splitter measures
+ * every piece at every level, so this replaces two or three full tokenizations
+ * of each document with one.
  */
 export function countTokenRanges(text: string): RangeMeasure {
   // Special tokens (`<|endoftext|>`, ...) make countTokens throw; keep its behaviour.
