@@ -134,7 +134,7 @@ function analyzeInWorkers({
     worker.postMessage(batch(batchIndex));
   };
   const pool = Array.from({ length: workers }, () => {
-    const worker = new Worker(WORKER_URL, { workerData: { analyzer } });
+    const worker = new Worker(WORKER_URL, { workerData: { analyzer }, execArgv: workerExecArgv() });
     worker.on('error', failAll);
     worker.on('exit', (code) => {
       if (!closed) failAll(new Error(`a BM25 analysis worker exited early (code ${code})`));
@@ -151,4 +151,15 @@ function analyzeInWorkers({
       await Promise.all(pool.map((worker) => worker.terminate()));
     },
   };
+}
+
+/** The process's Node flags (loaders such as tsx included) without `--input-type`, which a worker started from a file rejects. */
+function workerExecArgv(): string[] {
+  const flags: string[] = [];
+  for (let index = 0; index < process.execArgv.length; index++) {
+    const flag = process.execArgv[index];
+    if (flag === '--input-type') index++;
+    else if (!flag.startsWith('--input-type=')) flags.push(flag);
+  }
+  return flags;
 }

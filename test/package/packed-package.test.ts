@@ -117,6 +117,15 @@ describe('the packed package, installed in a fresh app with only its runtime dep
     }
   }, 60_000);
 
+  it('builds a BM25 index in worker threads: the worker module ships and loads from the installed package', async () => {
+    const script = `import { buildBm25Retriever } from 'ai-advisors/retrieval';
+const documents = [{ id: 'refunds', text: 'Refunds take five days', metadata: {} }, { id: 'shipping', text: 'Shipping is free', metadata: {} }];
+const retriever = await buildBm25Retriever({ documents, workers: 1 });
+console.log(JSON.stringify((await retriever.retrieve('refund')).map((hit) => hit.id)));`;
+    const { stdout } = await runOrThrow(process.execPath, ['--input-type=module', '--eval', script], { cwd: app });
+    expect(JSON.parse(stdout)).toEqual(['refunds']);
+  }, 60_000);
+
   it('refuses a backend entry point whose optional peer is not installed with the npm install line', async () => {
     const imported = await probe(
       'import-entry-points.mjs',
