@@ -17,6 +17,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancellation.signal]) : cancellation.signal;
 
   let completedMessages: readonly ResponseMessage[] = [];
+  let ended: { text: string; messages: readonly ResponseMessage[] } | undefined;
   const result = streamText({
     ...modelCallOptions(request),
     abortSignal,
@@ -25,6 +26,10 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     onError: () => {},
     onStepEnd: (step) => {
       completedMessages = [...completedMessages, ...step.response.messages];
+    },
+    // What `result.text` and `result.responseMessages` would give; each of those getters tees and drains the whole stream again.
+    onEnd: (event) => {
+      ended = { text: event.text, messages: event.responseMessages };
     },
   });
 
@@ -41,7 +46,9 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     settled = true;
     if (outcome === 'finished') {
       try {
-        resolve(respond({ outcome, text: await result.text, messages: await result.responseMessages }));
+        // Without an end event the SDK rejects its result promises with the reason (e.g. no output was generated).
+        const { text, messages } = ended ?? { text: await result.text, messages: await result.responseMessages };
+        resolve(respond({ outcome, text, messages }));
         return;
       } catch (responseError) {
         error = responseError;
