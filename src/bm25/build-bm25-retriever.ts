@@ -134,7 +134,9 @@ function analyzeInWorkers({
     worker.postMessage(batch(batchIndex));
   };
   const pool = Array.from({ length: workers }, () => {
-    const worker = new Worker(WORKER_URL, { workerData: { analyzer }, execArgv: workerExecArgv() });
+    // Started from code that imports the module rather than from its file: a worker given a file rejects an inherited
+    // --input-type flag (node --input-type=module --eval …), and inherits every other flag as Node decides.
+    const worker = new Worker(`import(${JSON.stringify(WORKER_URL.href)})`, { eval: true, workerData: { analyzer } });
     worker.on('error', failAll);
     worker.on('exit', (code) => {
       if (!closed) failAll(new Error(`a BM25 analysis worker exited early (code ${code})`));
@@ -151,15 +153,4 @@ function analyzeInWorkers({
       await Promise.all(pool.map((worker) => worker.terminate()));
     },
   };
-}
-
-/** The process's Node flags (loaders such as tsx included) without `--input-type`, which a worker started from a file rejects. */
-function workerExecArgv(): string[] {
-  const flags: string[] = [];
-  for (let index = 0; index < process.execArgv.length; index++) {
-    const flag = process.execArgv[index];
-    if (flag === '--input-type') index++;
-    else if (!flag.startsWith('--input-type=')) flags.push(flag);
-  }
-  return flags;
 }
