@@ -31,8 +31,9 @@ const OTHER_MESSAGES = 500_000;
 
 interface Contender {
   readonly name: string;
-  /** Contenders on the same backend are compared with each other. */
+  /** Contenders on the same backend are compared with each other: our store against the blob pattern. */
   readonly backend: string;
+  readonly pattern: 'ours' | 'blob';
   readonly store: ChatMemoryStore;
   readonly appends: number;
   /**
@@ -106,10 +107,11 @@ async function main(): Promise<void> {
   const runId = crypto.randomUUID().slice(0, 8);
   const inMemoryBlobs = new Map<string, string>();
   const contenders: Contender[] = [
-    { name: 'in-memory (ours, array push)', backend: 'in-memory', store: inMemoryChatMemoryStore(), appends: APPENDS },
+    { name: 'in-memory (ours, array push)', backend: 'in-memory', pattern: 'ours', store: inMemoryChatMemoryStore(), appends: APPENDS },
     {
       name: 'in-memory read-modify-write (langchain4j/Spring pattern)',
       backend: 'in-memory',
+      pattern: 'blob',
       store: readModifyWriteStore('rmw-memory', {
         get: async (id) => inMemoryBlobs.get(id) ?? null,
         set: async (id, value) => void inMemoryBlobs.set(id, value),
@@ -128,10 +130,17 @@ async function main(): Promise<void> {
       await client.close();
     });
     contenders.push(
-      { name: 'redis (ours, MULTI + RPUSH)', backend: 'redis', store: redisChatMemoryStore({ client, keyPrefix }), appends: APPENDS },
+      {
+        name: 'redis (ours, MULTI + RPUSH)',
+        backend: 'redis',
+        pattern: 'ours',
+        store: redisChatMemoryStore({ client, keyPrefix }),
+        appends: APPENDS,
+      },
       {
         name: 'redis read-modify-write (GET + SET blob)',
         backend: 'redis',
+        pattern: 'blob',
         store: readModifyWriteStore('rmw-redis', {
           get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
           set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
@@ -159,6 +168,7 @@ async function main(): Promise<void> {
       {
         name: 'postgres (ours, one multi-row INSERT)',
         backend: 'postgres',
+        pattern: 'ours',
         store,
         appends: APPENDS,
         addOtherConversations: async () => {
@@ -176,6 +186,7 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
       {
         name: 'postgres read-modify-write (SELECT + UPSERT blob)',
         backend: 'postgres',
+        pattern: 'blob',
         store: readModifyWriteStore('rmw-postgres', {
           get: async (id) =>
             (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
@@ -225,7 +236,7 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
         appendBySize.set(size, append);
         const byBackend = readAllBy.get(contender.backend) ?? new Map<number, { ours?: number; blob?: number }>();
         readAllBy.set(contender.backend, byBackend);
-        byBackend.set(size, { ...byBackend.get(size), [contender.appends === RMW_APPENDS ? 'blob' : 'ours']: readAll });
+        byBackend.set(size, { ...byBackend.get(size), [contender.pattern]: readAll });
         rows.push({
           store: contender.name,
           messages: size.toLocaleString('en'),
