@@ -13,6 +13,7 @@
 import { availableParallelism } from 'node:os';
 import { setTimeout } from 'node:timers/promises';
 import { printMachineFacts } from './machine-facts.ts';
+import { seededRandom } from './vector/random-vectors.ts';
 import { buildBm25Retriever, createBm25Retriever } from '../src/bm25/index.ts';
 import type { Document } from '../src/document/document.ts';
 import type { Retriever } from '../src/retrieval/retriever.ts';
@@ -24,12 +25,11 @@ const collectGarbage = (globalThis as { gc?: () => void }).gc;
 if (collectGarbage === undefined) throw new Error('run with node --expose-gc (npm run bench:bm25-build does)');
 
 function documents(): Document[] {
-  let seed = 5;
-  const next = () => (seed = (seed * 48271) % 2147483647);
+  const random = seededRandom(5);
   return Array.from({ length: DOCUMENTS }, (_, position) => {
     const words: string[] = [];
-    for (let count = 8 + (next() % 13); count > 0; count--)
-      words.push(VOCABULARY[Math.floor(VOCABULARY.length * (next() / 2147483647) ** 3)]);
+    for (let count = 8 + Math.floor(random() * 13); count > 0; count--)
+      words.push(VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]);
     return { id: `doc-${position}`, text: words.join(' '), metadata: {} };
   });
 }
