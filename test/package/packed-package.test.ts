@@ -117,13 +117,16 @@ describe('the packed package, installed in a fresh app with only its runtime dep
     }
   }, 60_000);
 
-  it('builds a BM25 index in worker threads: the worker module ships and loads from the installed package', async () => {
+  it('builds a BM25 index in worker threads: the worker module ships and loads from the installed package, whatever the flags', async () => {
     const script = `import { buildBm25Retriever } from 'ai-advisors/retrieval';
 const documents = [{ id: 'refunds', text: 'Refunds take five days', metadata: {} }, { id: 'shipping', text: 'Shipping is free', metadata: {} }];
 const retriever = await buildBm25Retriever({ documents, workers: 1 });
 console.log(JSON.stringify((await retriever.retrieve('refund')).map((hit) => hit.id)));`;
-    const { stdout } = await runOrThrow(process.execPath, ['--input-type=module', '--eval', script], { cwd: app });
-    expect(JSON.parse(stdout)).toEqual(['refunds']);
+    // --input-type is refused by a worker started from a file, --expose-gc by one given its flags explicitly.
+    for (const flags of [['--input-type=module'], ['--expose-gc', '--input-type=module']]) {
+      const { stdout } = await runOrThrow(process.execPath, [...flags, '--eval', script], { cwd: app });
+      expect(JSON.parse(stdout), flags.join(' ')).toEqual(['refunds']);
+    }
   }, 60_000);
 
   it('refuses a backend entry point whose optional peer is not installed with the npm install line', async () => {
