@@ -30,15 +30,22 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
 
   describeChatMemoryStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
 
-  it('reads a whole history in turn order when turn numbers gain a digit, and ten or more entries of a turn in order', async () => {
+  it('reads a whole history in turn order when turn numbers gain a digit, when rows are stored out of turn order, and ten or more entries of a turn in order', async () => {
     // A table of its own: moving its turn sequence back must not reorder other tests' conversations.
     const digits = `${tableName}_d`;
     try {
       const store = postgresChatMemoryStore({ pool, tableName: digits });
       await store.migrate();
+      const append = (content: string) => store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
+      // Concurrent turns commit out of sequence order: turn 100 is stored before turns 98 and 99.
+      await pool.query(`SELECT setval('"${digits}_turn_seq"', 99)`);
+      await append('q100');
       await pool.query(`SELECT setval('"${digits}_turn_seq"', 97)`);
+      await append('q98');
+      await append('q99');
+      await pool.query(`SELECT setval('"${digits}_turn_seq"', 100)`);
+      await append('q101');
       const contents = ['q98', 'q99', 'q100', 'q101'];
-      for (const content of contents) await store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
       const long = Array.from({ length: 12 }, (_, index) => `part ${index}`);
       await store.appendTurn('c', turnOf(entriesOf(long.map((content) => ({ role: 'user' as const, content })))));
       expect((await store.read('c')).entries.map((entry) => entry.message.content)).toEqual([...contents, ...long]);
