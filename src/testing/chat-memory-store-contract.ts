@@ -174,6 +174,23 @@ export function describeChatMemoryStoreContract(name: string, createStore: () =>
       expect(history.entries.map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
     });
 
+    it('stores a turn of a system message alone, keeping the entries, and a first turn of one alone', async () => {
+      const store = createStore();
+      const conversation = id('system-alone');
+      await store.appendTurn(conversation, turnOf([], entriesOf([{ role: 'system', content: 'first' }])[0]));
+      expect(await store.read(conversation)).toEqual({
+        system: expect.objectContaining({ message: { role: 'system', content: 'first' } }),
+        entries: [],
+      });
+      await store.appendTurn(conversation, userTurn('a'));
+      await store.appendTurn(conversation, turnOf([], entriesOf([{ role: 'system', content: 'second' }])[0]));
+      await store.appendTurn(conversation, userTurn('b'));
+      const history = await store.read(conversation);
+      expect(history.system?.message).toEqual({ role: 'system', content: 'second' });
+      expect(contents(history.entries)).toEqual(['a', 're: a', 'b', 're: b']);
+      expect(contents((await store.read(conversation, { last: 3 })).entries)).toEqual(['re: a', 'b', 're: b']);
+    });
+
     it('keeps conversations apart even when ids contain key separators, glob and escape characters', async () => {
       const store = createStore();
       const base = id('iso');
