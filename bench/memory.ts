@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     });
     contenders.push(
       {
-        name: 'redis (ours, one JSON array + offsets)',
+        name: 'redis (ours, MULTI + RPUSH)',
         backend: 'redis',
         pattern: 'ours',
         store: redisChatMemoryStore({ client, keyPrefix }),

@@ -25,17 +25,6 @@ export function deserializeMemoryEntry(text: string): MemoryEntry {
   return entry;
 }
 
-/**
- * Decodes a JSON array of entries written by `serializeMemoryEntry`
- * (`[` + texts joined by `,` + `]`) with a single `JSON.parse`, as a store
- * that keeps a history in one string reads it.
- */
-export function deserializeMemoryEntries(arrayText: string): MemoryEntry[] {
-  const entries = deserializeMemoryValue(arrayText) as MemoryEntry[];
-  for (const entry of entries) restoreCreatedAt(entry.metadata);
-  return entries;
-}
-
 /** An entry's metadata alone, as `serializeMemoryEntry` writes it (for stores that keep message and metadata apart). */
 export function serializeMemoryMetadata(metadata: MemoryEntryMetadata): string {
   return serializeMemoryValue(encodeCreatedAt(metadata));

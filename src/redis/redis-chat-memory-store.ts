@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
-import { deserializeMemoryEntries, deserializeMemoryEntry, serializeMemoryEntry } from '../memory/memory-entry-codec.ts';
+import { deserializeMemoryEntry, serializeMemoryEntry } from '../memory/memory-entry-codec.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -24,68 +24,21 @@ export interface RedisChatMemoryStoreOptions {
 /** How long a settled attempt stays cancelled: far longer than any append can wait in a client queue or a stalled server. */
 const CANCELLED_ATTEMPT_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-// KEYS: history, offsets, system, appends, tombstone, list (the 0.1 format). ARGV: key, attempt id, ttl (0: none),
-// '1' if a system message follows, system, entries...
-// The history is kept as a JSON array, '[' entry ',' entry ... ']': a turn overwrites the closing bracket with
-// ',' entries ']' (SETRANGE, amortized O(1) like APPEND), so a whole read is a GET that parses as it comes.
-// Checks come before the first write. A conversation still in the 0.1 format (one list element per entry) is
-// rewritten as history and offsets first: the same entries in the same order, so the rewrite stands even if the
-// append then fails (a history past Redis's string size limit, 512 MB by default, fails and writes nothing).
+// KEYS: messages, system, appends, tombstone. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, entries...
+// Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
-if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then return 'duplicate' end
-if redis.call('EXISTS', KEYS[5]) == 1 then return 'cancelled' end
-local function pushOffsets(starts)
-  for first = 1, #starts, 1000 do
-    redis.call('RPUSH', KEYS[2], unpack(starts, first, math.min(first + 999, #starts)))
-  end
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'duplicate' end
+if redis.call('EXISTS', KEYS[4]) == 1 then return 'cancelled' end
+for first = 6, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
-if redis.call('EXISTS', KEYS[6]) == 1 then
-  local listed = redis.call('LRANGE', KEYS[6], 0, -1)
-  local starts, offset = {}, 1
-  for index, entry in ipairs(listed) do
-    starts[index] = offset
-    offset = offset + #entry + 1
-  end
-  redis.call('SET', KEYS[1], '[' .. table.concat(listed, ',') .. ']')
-  redis.call('DEL', KEYS[2])
-  pushOffsets(starts)
-  redis.call('DEL', KEYS[6])
-end
-if #ARGV >= 6 then
-  local length = redis.call('STRLEN', KEYS[1])
-  local starts, offset = {}, math.max(length, 1)
-  for index = 6, #ARGV do
-    starts[#starts + 1] = offset
-    offset = offset + #ARGV[index] + 1
-  end
-  local entries = table.concat(ARGV, ',', 6, #ARGV)
-  if length == 0 then
-    redis.call('SET', KEYS[1], '[' .. entries .. ']')
-  else
-    redis.call('SETRANGE', KEYS[1], length - 1, ',' .. entries .. ']')
-  end
-  pushOffsets(starts)
-end
-if ARGV[4] == '1' then redis.call('SET', KEYS[3], ARGV[5]) end
-redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+if ARGV[4] == '1' then redis.call('SET', KEYS[2], ARGV[5]) end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
-  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[4] }) do redis.call('EXPIRE', key, ttl) end
+  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3] }) do redis.call('EXPIRE', key, ttl) end
 end
 return 'stored'
-`);
-
-// KEYS: system, history, offsets, list (the 0.1 format). ARGV: how many entries from the end.
-// Returns what a whole read's transaction returns (system message, history, list), with the history cut to
-// those entries: a JSON array from '[' and the offset of the first one. Only for tails: Lua copies every
-// string it touches, which for a whole history of megabytes costs more than the read itself.
-const READ_TAIL_SCRIPT = script(`
-local system = redis.call('GET', KEYS[1])
-local last = tonumber(ARGV[1])
-if redis.call('EXISTS', KEYS[4]) == 1 then return { system, false, redis.call('LRANGE', KEYS[4], -last, -1) } end
-local start = redis.call('LINDEX', KEYS[3], -last)
-if not start then return { system, redis.call('GET', KEYS[2]), {} } end
-return { system, '[' .. redis.call('GETRANGE', KEYS[2], start, -1), {} }
 `);
 
 // KEYS: appends, tombstone. ARGV: key, attempt id, tombstone ttl.
@@ -97,36 +50,25 @@ return 'absent'
 `);
 
 /**
- * Chat memory in Redis. Per conversation: a string holding the serialized
- * entries as one JSON array (a turn writes over its closing bracket with
- * `SETRANGE`, amortized O(1) per message), a list of the byte offset where
- * each entry starts, one string for its system message and one hash of the
- * append keys already stored (key → attempt id). A turn is one Lua script, so
- * it is all or nothing and its key is checked in the same atomic step: an
- * append whose key is in the hash is a `duplicate`, else one whose attempt was
- * settled is `cancelled`. A whole history is read with `GET` in one
- * transaction with the system message and decoded with one `JSON.parse`, as
- * fast as the read of a single blob that peers rewrite on every turn; the
- * latest `last` entries are cut from the offset of the first of them by a
- * script.
- *
- * A conversation's history is one Redis string, so it can grow to Redis's
- * string size limit (`proto-max-bulk-len`, 512 MB by default); an append past
- * it fails and writes nothing. Conversations written by 0.1 (one list element
- * per entry) are read as they are and converted by their next append.
+ * Chat memory in Redis: one list per conversation (`RPUSH` of serialized
+ * entries, O(1) per message), one string for its system message and one hash
+ * of the append keys already stored (key → attempt id). A turn is one Lua
+ * script, so it is all or nothing and its key is checked in the same atomic
+ * step: an append whose key is in the hash is a `duplicate`, else one whose
+ * attempt was settled is `cancelled`. Reads take the list tail with `LRANGE` and the
+ * system message in one transaction.
  *
  * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
  * that expires after 7 days: an append
  * still queued in node-redis's offline queue or in a stalled server finds it
  * and writes nothing.
  *
- * Keys are `<prefix>:{<id>}:history`, `<prefix>:{<id>}:offsets`,
- * `<prefix>:{<id>}:system` and `<prefix>:{<id>}:appends` (and 0.1's
- * `<prefix>:{<id>}:messages` until converted), with the id percent-encoded
- * (everything but letters, digits and `-_.~`), so ids containing `:`, `*`,
- * `?`, `[` or `%` never reach another conversation's keys, and all keys of a
- * conversation hash to the same cluster slot. `ttlSeconds` applies to all
- * four. The store never lists keys by pattern.
+ * Keys are `<prefix>:{<id>}:messages`, `<prefix>:{<id>}:system` and
+ * `<prefix>:{<id>}:appends`, with the id percent-encoded (everything but
+ * letters, digits and `-_.~`), so ids containing `:`, `*`, `?`, `[` or `%`
+ * never reach another conversation's keys, and all keys of a conversation
+ * hash to the same cluster slot. `ttlSeconds` applies to all three. The store
+ * never lists keys by pattern.
  *
  * @example
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
@@ -168,10 +110,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
   function keys(conversationId: string) {
     const base = `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
     return {
-      history: `${base}:history`,
-      offsets: `${base}:offsets`,
-      /** Where 0.1 kept one list element per entry; converted by the conversation's next append. */
-      list: `${base}:messages`,
+      messages: `${base}:messages`,
       system: `${base}:system`,
       appends: `${base}:appends`,
       cancelled: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
@@ -188,14 +127,12 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return String(
-        await evalScript(
-          redis,
-          APPEND_SCRIPT,
-          [key.history, key.offsets, key.system, key.appends, key.cancelled(turn.attemptId), key.list],
-          [turn.key, turn.attemptId, String(ttlSeconds ?? 0), system === undefined ? '0' : '1', system ?? '', ...entries],
-        ),
-      ) as AppendOutcome;
+      return (await runScript(
+        redis,
+        APPEND_SCRIPT,
+        [key.messages, key.system, key.appends, key.cancelled(turn.attemptId)],
+        [turn.key, turn.attemptId, String(ttlSeconds ?? 0), system === undefined ? '0' : '1', system ?? '', ...entries],
+      )) as AppendOutcome;
     },
 
     async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
@@ -203,14 +140,12 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       validateAppendAttempt(attempt, component);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return String(
-        await evalScript(
-          redis,
-          SETTLE_SCRIPT,
-          [key.appends, key.cancelled(attempt.attemptId)],
-          [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
-        ),
-      ) as SettledAppend;
+      return (await runScript(
+        redis,
+        SETTLE_SCRIPT,
+        [key.appends, key.cancelled(attempt.attemptId)],
+        [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
+      )) as SettledAppend;
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {
@@ -218,17 +153,16 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const last = validateReadLimit(readOptions?.last, component);
       if (last === 0) {
         const system = (await (await ready()).get(key.system)) as string | null;
-        return system === null ? { entries: [] } : { system: deserializeMemoryEntry(system), entries: [] };
+        return toHistory(system, []);
       }
       const redis = await ready();
       readOptions?.abortSignal?.throwIfAborted();
-      const [system, history, listed] = (
-        last === undefined
-          ? await redis.multi().get(key.system).get(key.history).lRange(key.list, 0, -1).exec()
-          : await evalScript(redis, READ_TAIL_SCRIPT, [key.system, key.history, key.offsets, key.list], [String(last)])
-      ) as [string | null, string | null, string[]];
-      const entries = listed.length > 0 ? listed.map(deserializeMemoryEntry) : history === null ? [] : deserializeMemoryEntries(history);
-      return system === null ? { entries } : { system: deserializeMemoryEntry(system), entries };
+      const [system, entries] = (await redis
+        .multi()
+        .get(key.system)
+        .lRange(key.messages, last === undefined ? 0 : -last, -1)
+        .exec()) as unknown as [string | null, string[]];
+      return toHistory(system, entries);
     },
 
     async clear(conversationId, callOptions) {
@@ -236,7 +170,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
       // Tombstones are left to expire: they are not listed anywhere, and the store never scans for keys.
-      await redis.del([key.history, key.offsets, key.list, key.system, key.appends]);
+      await redis.del([key.messages, key.system, key.appends]);
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */
@@ -256,13 +190,20 @@ function script(source: string): LuaScript {
 }
 
 /** Runs a script by its digest, sending its source once if the server does not have it (any client, including ones passed in). */
-async function evalScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, keys: string[], args: string[]): Promise<string> {
   try {
-    return await redis.evalSha(sha1, { keys, arguments: args });
+    return String(await redis.evalSha(sha1, { keys, arguments: args }));
   } catch (error) {
     if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-    return await redis.eval(source, { keys, arguments: args });
+    return String(await redis.eval(source, { keys, arguments: args }));
   }
+}
+
+function toHistory(system: string | null, entries: readonly string[]): StoredHistory {
+  return {
+    ...(system === null ? {} : { system: deserializeMemoryEntry(system) }),
+    entries: entries.map(deserializeMemoryEntry),
+  };
 }
 
 /** Percent-encodes the UTF-8 bytes of `value` except letters, digits and `-_.~`: injective, and free of glob and separator characters. */

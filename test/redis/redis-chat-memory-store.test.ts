@@ -1,7 +1,6 @@
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
-import { type MemoryEntry, serializeMemoryEntry } from '../../src/memory/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 
@@ -44,14 +43,13 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
     return keys.sort();
   }
 
-  it('writes only namespaced keys in one hash slot: a history string, a list of offsets, a system key and a hash of append keys per conversation', async () => {
+  it('writes only namespaced keys in one hash slot: a list, a system key and a hash of append keys per conversation', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix });
     const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]);
     await store.appendTurn('a:b*', turn);
     const base = `${keyPrefix}:{a%3Ab%2A}`;
-    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:history`, `${base}:offsets`, `${base}:system`]);
-    expect(await client.type(`${base}:history`)).toBe('string');
-    expect(await client.type(`${base}:offsets`)).toBe('list');
+    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:messages`, `${base}:system`]);
+    expect(await client.type(`${base}:messages`)).toBe('list');
     expect(await client.hGetAll(`${base}:appends`)).toEqual({ [turn.key]: turn.attemptId });
 
     await store.settleAppend('a:b*', { key: 'never-sent', attemptId: 'attempt:1' });
@@ -68,39 +66,10 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
   it('expires a conversation, its system message and its append keys after ttlSeconds', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
     await store.appendTurn('ttl', turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]));
-    for (const suffix of ['history', 'offsets', 'system', 'appends']) {
+    for (const suffix of ['messages', 'system', 'appends']) {
       const ttl = await client.ttl(`${keyPrefix}:{ttl}:${suffix}`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60);
-    }
-  });
-
-  it('reads a conversation stored by 0.1 (a list element per entry) and converts it on its next append, keeping order, windows and binary data', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix });
-    const base = `${keyPrefix}:{legacy}`;
-    const image = new Uint8Array([0, 1, 2, 255]);
-    const stored = entriesOf([
-      { role: 'user', content: [{ type: 'image', image }] },
-      { role: 'assistant', content: 'a1' },
-      { role: 'user', content: 'q2 ñ 😀' },
-    ]);
-    await client.rPush(`${base}:messages`, stored.map(serializeMemoryEntry));
-    await client.set(`${base}:system`, serializeMemoryEntry(entriesOf([{ role: 'system', content: 's' }])[0]));
-    const contents = (entries: readonly MemoryEntry[]) => entries.map((entry) => entry.message.content);
-
-    expect(await store.read('legacy')).toEqual({
-      system: expect.objectContaining({ message: { role: 'system', content: 's' } }),
-      entries: stored,
-    });
-    expect(contents((await store.read('legacy', { last: 2 })).entries)).toEqual(['a1', 'q2 ñ 😀']);
-
-    await store.appendTurn('legacy', turnOf(entriesOf([{ role: 'assistant', content: 'a2 ✓' }])));
-    expect(await keysOf('legacy')).toEqual([`${base}:appends`, `${base}:history`, `${base}:offsets`, `${base}:system`]);
-    const { entries } = await store.read('legacy');
-    expect(entries.slice(0, 3)).toEqual(stored);
-    expect(contents(entries.slice(3))).toEqual(['a2 ✓']);
-    for (let last = 1; last <= 5; last++) {
-      expect((await store.read('legacy', { last })).entries).toEqual(entries.slice(-last));
     }
   });
 
