@@ -40,7 +40,8 @@ export function requireDocuments(
   const fail = (position: number, field: string, message: string): never => {
     throw new AdvisorArgumentError({ component, argument: `${argument}[${position}]${field}`, message });
   };
-  for (let position = from; position < Math.min(to ?? documents.length, documents.length); position++) {
+  const end = Math.min(to ?? documents.length, documents.length);
+  for (let position = from; position < end; position++) {
     const document: unknown = documents[position];
     if (document === null || typeof document !== 'object') fail(position, '', `expected a document, got ${describeValue(document)}`);
     const { id, text, metadata } = document as Partial<Document>;
