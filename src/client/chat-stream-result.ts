@@ -121,13 +121,11 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
     },
     get textStream() {
       return createAsyncIterableStream(
-        broadcast.subscribe().pipeThrough(
-          new TransformStream<TextStreamPart<ToolSet>, string>({
-            transform(part, controller) {
-              if (part.type === 'text-delta' && part.text !== '') controller.enqueue(part.text);
-            },
-          }),
-        ),
+        broadcast.subscribe<string>({
+          select: (part, controller) => {
+            if (part.type === 'text-delta' && part.text !== '') controller.enqueue(part.text);
+          },
+        }),
       );
     },
     get text() {

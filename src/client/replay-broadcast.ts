@@ -5,7 +5,16 @@
  * away), the source is cancelled so that the model call is aborted.
  */
 export interface ReplayBroadcast<T> {
-  subscribe(options?: { internal?: boolean }): ReadableStream<T>;
+  subscribe(options?: SubscribeOptions): ReadableStream<T>;
+  /** A subscriber that receives what `select` enqueues for each part: a filtered view without a second stream to pipe through. */
+  subscribe<U>(
+    options: SubscribeOptions & { select: (part: T, controller: ReadableStreamDefaultController<U>) => void },
+  ): ReadableStream<U>;
+}
+
+export interface SubscribeOptions {
+  /** An internal subscriber (e.g. one draining the stream for its response) does not keep the source alive on its own. */
+  readonly internal?: boolean;
 }
 
 export interface ReplayBroadcastOptions<T> {
@@ -50,7 +59,7 @@ export function createReplayBroadcast<T>(
 
   const publish = (part: T) => {
     parts.push(part);
-    for (const subscriber of subscribers) subscriber.controller.enqueue(part);
+    for (const subscriber of subscribers) subscriber.deliver(part);
   };
 
   const finish = (outcome: { error?: unknown }) => {
@@ -60,13 +69,17 @@ export function createReplayBroadcast<T>(
   };
 
   return {
-    subscribe({ internal = false } = {}) {
+    subscribe<U>({
+      internal = false,
+      select,
+    }: SubscribeOptions & { select?: (part: T, controller: ReadableStreamDefaultController<U>) => void } = {}) {
       let subscriber: Subscriber<T> | undefined;
       if (!internal) externalSubscribers++;
-      return new ReadableStream<T>({
+      return new ReadableStream<T | U>({
         start(controller) {
-          subscriber = { controller, internal };
-          for (const part of parts) controller.enqueue(part);
+          const deliver = select ? (part: T) => select(part, controller) : (part: T) => controller.enqueue(part);
+          subscriber = { controller, deliver };
+          for (const part of parts) deliver(part);
           if (finished) close(subscriber, finished);
           else subscribers.add(subscriber);
           if (!pumping) void pump();
@@ -86,8 +99,8 @@ export function createReplayBroadcast<T>(
 }
 
 interface Subscriber<T> {
-  readonly controller: ReadableStreamDefaultController<T>;
-  readonly internal: boolean;
+  readonly controller: ReadableStreamDefaultController<unknown>;
+  readonly deliver: (part: T) => void;
 }
 
 function close<T>(subscriber: Subscriber<T>, outcome: { error?: unknown }): void {

@@ -38,6 +38,24 @@ describe('streaming turn lifecycle', () => {
     expect((await iterator.next()).value).toBe(' second');
   });
 
+  it('gives every text stream the whole answer, whether taken before, during or after the turn', async () => {
+    const chat = createChatClient({ model: mockModel([textParts(['Hel', 'lo', '', '!'])]) });
+    const result = chat.stream({ prompt: 'hi' });
+    const early = result.textStream;
+    const full = result.fullStream[Symbol.asyncIterator]();
+    while ((await full.next()).value?.type !== 'text-delta');
+    const during = result.textStream;
+    await result.response;
+    const after = result.textStream;
+
+    const deltas = async (stream: AsyncIterable<string>) => {
+      const all: string[] = [];
+      for await (const delta of stream) all.push(delta);
+      return all;
+    };
+    for (const stream of [early, during, after]) expect(await deltas(stream)).toEqual(['Hel', 'lo', '!']);
+  });
+
   it('runs after hooks exactly once on the aggregated response of a finished stream', async () => {
     const responses: AdvisedResponse[] = [];
     const chat = createChatClient({ model: mockModel([textParts(['Hel', 'lo'])]), advisors: [recordingAdvisor(responses)] });
