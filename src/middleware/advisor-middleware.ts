@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { LanguageModelMiddleware, TextStreamPart, ToolSet } from 'ai';
 import type { AdvisedRequest, AdvisedResponse, Advisor, ResponseMessage, TurnOutcome } from '../chain/advisor.ts';
 import { createAdvisorChain } from '../chain/advisor-chain.ts';
@@ -10,9 +10,9 @@ import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
-import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
 import { createStepAggregator } from './step-aggregator.ts';
 import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
+import { observeStep, observeStepAsModelParts, toModelStream, type StepAggregator, type StepObservation } from './step-stream.ts';
 import { stampedTurnId, stampToolCall } from './turn-stamp.ts';
 import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
@@ -150,6 +150,8 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const turnId = crypto.randomUUID();
       let modelResult: Omit<StreamResult, 'stream'> = {};
       let modelFailure: { error: unknown } | undefined;
+      let terminal:
+        { model: StreamResult['stream']; observation: StepObservation; observed: ReadableStream<TextStreamPart<ToolSet>> } | undefined;
       const request = startTurn(params, model);
       const stepTelemetry = await traceStep(request, 'first');
       const advisedStream = await withModelFailure(
@@ -168,18 +170,17 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             const { stream, ...rest } = result;
             modelResult = rest;
             const segment = Promise.withResolvers<AdvisedResponse>();
-            return {
-              stream: observeStep(stream, {
-                prefix: advised.sources.map(documentSourcePart),
-                turnId,
-                abortSignal: params.abortSignal,
-                onEnd: (step, outcome) => {
-                  keepIfToolCalls(turn, step.finishReason, outcome);
-                  segment.resolve(stepResponse(advised, step, outcome));
-                },
-              }),
-              response: segment.promise,
+            const observation: StepObservation = {
+              prefix: advised.sources.map(documentSourcePart),
+              turnId,
+              abortSignal: params.abortSignal,
+              onEnd: (step, outcome) => {
+                keepIfToolCalls(turn, step.finishReason, outcome);
+                segment.resolve(stepResponse(advised, step, outcome));
+              },
             };
+            terminal = { model: stream, observation, observed: observeStep(stream, observation) };
+            return { stream: terminal.observed, response: segment.promise };
           }),
         ),
       ).catch((error: unknown) => {
@@ -191,7 +192,12 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         await advisedStream.response;
         throw modelFailure.error;
       }
-      return { ...modelResult, stream: toModelStream(advisedStream.stream, advisedStream.response) };
+      // No advisor wrapped the step's stream: its parts go back to the SDK as they came, without the round trip through advisor parts.
+      const stream =
+        terminal !== undefined && advisedStream.stream === terminal.observed
+          ? observeStepAsModelParts(terminal.model, terminal.observation, advisedStream.response)
+          : toModelStream(advisedStream.stream, advisedStream.response);
+      return { ...modelResult, stream };
     },
 
     async wrapGenerate({ params, model }) {
@@ -260,7 +266,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     }
     const { stream, ...rest } = result;
     const completed = Promise.withResolvers<AdvisedResponse>();
-    const observed = observeStep(stream, {
+    const observation: StepObservation = {
       prefix: [],
       turnId: turn.turnId,
       abortSignal: params.abortSignal,
@@ -268,9 +274,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         keepIfToolCalls(turn, step.finishReason, outcome);
         completed.resolve(inTurn(stepTelemetry, () => chain.complete(stepResponse(segment, step, outcome))));
       },
-    });
+    };
     endStep(stepTelemetry, completed.promise);
-    return { ...rest, stream: toModelStream(observed, completed.promise) };
+    return { ...rest, stream: observeStepAsModelParts(stream, observation, completed.promise) };
   }
 
   async function generateStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest, turnId: string) {
@@ -318,89 +324,6 @@ async function withModelFailure(
     if (failure() !== undefined) return { stream: new ReadableStream<TextStreamPart<ToolSet>>(), response: Promise.resolve(undefined) };
     throw error;
   }
-}
-
-type StepAggregator = ReturnType<typeof createStepAggregator>;
-
-function observeStep(
-  stream: ReadableStream<LanguageModelV4StreamPart>,
-  {
-    prefix,
-    turnId,
-    abortSignal,
-    onEnd,
-  }: {
-    prefix: readonly TextStreamPart<ToolSet>[];
-    turnId: string;
-    abortSignal: AbortSignal | undefined;
-    onEnd: (step: StepAggregator, outcome: TurnOutcome) => void;
-  },
-): ReadableStream<TextStreamPart<ToolSet>> {
-  const step = createStepAggregator();
-  let ended = false;
-  const end = (outcome: TurnOutcome) => {
-    if (ended) return;
-    ended = true;
-    onEnd(step, outcome);
-  };
-  const reader = stream.getReader();
-  let prefixSent = false;
-  return new ReadableStream<TextStreamPart<ToolSet>>({
-    async pull(controller) {
-      let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
-      try {
-        next = await reader.read();
-      } catch (error) {
-        step.observe({ type: 'error', error });
-        controller.enqueue({ type: 'error', error });
-        controller.close();
-        end(abortSignal?.aborted ? 'aborted' : 'error');
-        return;
-      }
-      if (next.done) {
-        controller.close();
-        end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
-        return;
-      }
-      const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
-      step.observe(part);
-      controller.enqueue(toTextStreamPart(part));
-      if (!prefixSent && part.type === 'stream-start') {
-        prefixSent = true;
-        for (const sourcePart of prefix) controller.enqueue(sourcePart);
-      }
-    },
-    async cancel(reason) {
-      end('aborted');
-      await reader.cancel(reason);
-    },
-  });
-}
-
-/**
- * Back to model parts. The step's `finish` part waits for the step's `after`
- * hooks, so that when the caller's stream ends, memory is written.
- */
-function toModelStream(
-  stream: ReadableStream<TextStreamPart<ToolSet>>,
-  completion: Promise<AdvisedResponse | undefined>,
-): ReadableStream<LanguageModelV4StreamPart> {
-  let heldFinish: LanguageModelV4StreamPart | undefined;
-  return stream.pipeThrough(
-    new TransformStream<TextStreamPart<ToolSet>, LanguageModelV4StreamPart>({
-      transform(part, controller) {
-        const modelPart = toModelStreamPart(part);
-        if (modelPart === undefined) return;
-        if (modelPart.type === 'finish') heldFinish = modelPart;
-        else controller.enqueue(modelPart);
-      },
-      async flush(controller) {
-        const done = await completion;
-        if (done?.outcome === 'error' && heldFinish !== undefined) controller.enqueue({ type: 'error', error: done.error });
-        if (heldFinish !== undefined) controller.enqueue(heldFinish);
-      },
-    }),
-  );
 }
 
 /** The part of the turn one step produced: its assistant message (tool calls only when the step completed). */

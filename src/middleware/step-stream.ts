@@ -1,0 +1,152 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { TextStreamPart, ToolSet } from 'ai';
+import type { AdvisedResponse, TurnOutcome } from '../chain/advisor.ts';
+import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
+import { createStepAggregator } from './step-aggregator.ts';
+import { stampToolCall } from './turn-stamp.ts';
+
+export type StepAggregator = ReturnType<typeof createStepAggregator>;
+
+/** What the middleware does with one model step's stream while it passes through. */
+export interface StepObservation {
+  /** Parts sent right after the model's `stream-start` (the request's sources). */
+  readonly prefix: readonly TextStreamPart<ToolSet>[];
+  /** Stamped into the step's tool calls, so that the next step names its turn. */
+  readonly turnId: string;
+  readonly abortSignal: AbortSignal | undefined;
+  /** Called once, when the step ends for any reason. */
+  readonly onEnd: (step: StepAggregator, outcome: TurnOutcome) => void;
+}
+
+/** The step as advisors see it (`TextStreamPart`s), for the chain's `aroundStream` hooks. */
+export function observeStep(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+  observation: StepObservation,
+): ReadableStream<TextStreamPart<ToolSet>> {
+  const step = readStep(stream, observation);
+  return new ReadableStream<TextStreamPart<ToolSet>>(
+    {
+      async pull(controller) {
+        const { part, done } = await step.read();
+        if (part !== undefined) {
+          controller.enqueue(toTextStreamPart(part));
+          if (step.prefixDue(part)) for (const sourcePart of observation.prefix) controller.enqueue(sourcePart);
+        }
+        if (done) controller.close();
+      },
+      cancel: step.cancel,
+      // Nothing is read before a consumer asks: a stream no advisor wrapped is replaced unread by `observeStepAsModelParts`.
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * The step straight back to model parts, for a step no advisor wrapped: one
+ * stream instead of advisor parts piped back through {@link toModelStream}.
+ * The `finish` part waits for `completion` as there.
+ */
+export function observeStepAsModelParts(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+  observation: StepObservation,
+  completion: Promise<AdvisedResponse | undefined>,
+): ReadableStream<LanguageModelV4StreamPart> {
+  const step = readStep(stream, observation);
+  const prefix = observation.prefix.map(toModelStreamPart).filter((part) => part !== undefined);
+  let heldFinish: LanguageModelV4StreamPart | undefined;
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    async pull(controller) {
+      const { part, done } = await step.read();
+      if (part?.type === 'finish') heldFinish = part;
+      else if (part !== undefined) controller.enqueue(part);
+      if (part !== undefined && step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
+      if (done) {
+        for (const closing of await closingParts(heldFinish, completion)) controller.enqueue(closing);
+        controller.close();
+      }
+    },
+    cancel: step.cancel,
+  });
+}
+
+/**
+ * Back to model parts. The step's `finish` part waits for the step's `after`
+ * hooks, so that when the caller's stream ends, memory is written.
+ */
+export function toModelStream(
+  stream: ReadableStream<TextStreamPart<ToolSet>>,
+  completion: Promise<AdvisedResponse | undefined>,
+): ReadableStream<LanguageModelV4StreamPart> {
+  let heldFinish: LanguageModelV4StreamPart | undefined;
+  return stream.pipeThrough(
+    new TransformStream<TextStreamPart<ToolSet>, LanguageModelV4StreamPart>({
+      transform(part, controller) {
+        const modelPart = toModelStreamPart(part);
+        if (modelPart === undefined) return;
+        if (modelPart.type === 'finish') heldFinish = modelPart;
+        else controller.enqueue(modelPart);
+      },
+      async flush(controller) {
+        for (const part of await closingParts(heldFinish, completion)) controller.enqueue(part);
+      },
+    }),
+  );
+}
+
+/** The held `finish` part once the step's `after` hooks have run; a failure there becomes an error part before it. */
+async function closingParts(
+  heldFinish: LanguageModelV4StreamPart | undefined,
+  completion: Promise<AdvisedResponse | undefined>,
+): Promise<LanguageModelV4StreamPart[]> {
+  const done = await completion;
+  if (heldFinish === undefined) return [];
+  return done?.outcome === 'error' ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
+}
+
+/**
+ * Reads a step's model stream part by part: tool calls stamped with the turn
+ * id, every part observed. The source is read only once a part is asked for,
+ * so a stream built but never read leaves the model's stream untouched.
+ */
+function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation) {
+  const step = createStepAggregator();
+  let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
+  let ended = false;
+  let prefixSent = false;
+  const end = (outcome: TurnOutcome) => {
+    if (ended) return;
+    ended = true;
+    onEnd(step, outcome);
+  };
+  return {
+    /** The next part; `done` once the step has ended, after `onEnd` ran. A read failure comes back as an error part. */
+    async read(): Promise<{ part?: LanguageModelV4StreamPart; done: boolean }> {
+      reader ??= stream.getReader();
+      let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        step.observe({ type: 'error', error });
+        end(abortSignal?.aborted ? 'aborted' : 'error');
+        return { part: { type: 'error', error }, done: true };
+      }
+      if (next.done) {
+        end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
+        return { done: true };
+      }
+      const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
+      step.observe(part);
+      return { part, done: false };
+    },
+    /** True for the step's first `stream-start` part: the prefix goes right after it. */
+    prefixDue(part: LanguageModelV4StreamPart): boolean {
+      if (prefixSent || part.type !== 'stream-start') return false;
+      prefixSent = true;
+      return true;
+    },
+    async cancel(reason: unknown) {
+      end('aborted');
+      await (reader ?? stream).cancel(reason);
+    },
+  };
+}
