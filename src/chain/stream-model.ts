@@ -4,6 +4,7 @@ import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, T
 import { modelCallOptions } from './call-model.ts';
 import { documentSourcePart } from './document-source-part.ts';
 import { modelError, modelTimeout } from './model-error.ts';
+import { streamOfParts } from '../util/part-source.ts';
 
 /**
  * The end of a streaming chain: one `streamText` call, tool steps included.
@@ -97,43 +98,45 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     }
   };
 
-  const sourceParts = request.sources.map(documentSourcePart);
+  // Parts to send before the next model part: the request's sources, right after `start`.
+  const queued = request.sources.map(documentSourcePart);
+  let started = false;
+  let closed = false;
   const reader = result.stream.getReader();
-  const stream = new ReadableStream<TextStreamPart<ToolSet>>({
-    async pull(controller) {
-      let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
-      try {
-        next = await reader.read();
-      } catch (readError) {
-        error ??= readError;
-        controller.enqueue({ type: 'error', error: readError });
-        controller.close();
-        await settle(abortSignal.aborted ? 'aborted' : 'error');
-        return;
-      }
-      if (next.done) {
-        controller.close();
-        await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
-        return;
-      }
-      let part = next.value;
-      if (part.type === 'abort' && !abortSignal.aborted) {
-        // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
-        part = { type: 'error', error: modelTimeout('stream', request.settings) };
-      }
-      observe(part);
-      controller.enqueue(part);
-      if (part.type === 'start') {
-        for (const sourcePart of sourceParts) controller.enqueue(sourcePart);
-      }
-    },
-    async cancel(reason) {
-      cancellation.abort(reason);
-      aborted = true;
-      await settle('aborted');
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
+  const read = async (): Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> => {
+    if (started && queued.length > 0) return { done: false, value: queued.shift()! };
+    if (closed) return { done: true, value: undefined };
+    let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
+    try {
+      next = await reader.read();
+    } catch (readError) {
+      error ??= readError;
+      closed = true;
+      await settle(abortSignal.aborted ? 'aborted' : 'error');
+      return { done: false, value: { type: 'error', error: readError } };
+    }
+    if (next.done) {
+      closed = true;
+      await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
+      return next;
+    }
+    let part = next.value;
+    if (part.type === 'abort' && !abortSignal.aborted) {
+      // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
+      part = { type: 'error', error: modelTimeout('stream', request.settings) };
+    }
+    observe(part);
+    if (part.type === 'start') started = true;
+    return { done: false, value: part };
+  };
+  const cancel = async (reason?: unknown) => {
+    cancellation.abort(reason);
+    aborted = true;
+    closed = true;
+    await settle('aborted');
+    await reader.cancel(reason).catch(() => {});
+  };
+  const stream = streamOfParts({ read, cancel });
 
   return { stream, response };
 }

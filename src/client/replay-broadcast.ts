@@ -1,3 +1,5 @@
+import { partSourceOf, type PartSource } from '../util/part-source.ts';
+
 /**
  * Reads one source stream once and serves any number of subscribers, each of
  * which sees every part from the start (like the AI SDK's stream results).
@@ -32,14 +34,14 @@ export function createReplayBroadcast<T>(
   const subscribers = new Set<Subscriber<T>>();
   let externalSubscribers = 0;
   let finished: { error?: unknown } | undefined;
-  let reader: ReadableStreamDefaultReader<T> | undefined;
+  let reader: PartSource<T> | undefined;
   let pumping = false;
   let cancelled = false;
 
   const pump = async () => {
     pumping = true;
     try {
-      reader = (await source()).getReader();
+      reader = partSourceOf(await source());
       if (cancelled) {
         await reader.cancel();
         finish({});
