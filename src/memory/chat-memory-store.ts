@@ -63,6 +63,11 @@ export interface StoredHistory {
  *
  * Conversation ids are untrusted input: a store must validate them
  * (`validateConversationId`) and keep conversations strictly apart.
+ *
+ * A read may return entries whose `message` is decoded when first used (the
+ * in-memory and PostgreSQL stores keep message and metadata apart for this):
+ * chat memory reads every entry's metadata but only the messages its window
+ * can keep, so a huge old message costs a read no decoding.
  */
 export interface ChatMemoryStore {
   readonly name: string;

@@ -28,6 +28,13 @@ export interface ChatMemoryWindow {
 
 export interface WindowMeasure {
   readonly key: string;
+  /**
+   * The most the messages the window keeps can measure together (its token
+   * budget). A window keeps the newest messages, so a read stops at the
+   * newest message whose stored measure takes the total past this: it and
+   * everything older are never decoded, however large they are.
+   */
+  readonly budget?: number;
   /** Prepares `count` (e.g. loads a tokenizer); called before the first count. */
   load?(): Promise<void>;
   count(message: ModelMessage): number;

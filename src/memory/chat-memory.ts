@@ -10,6 +10,7 @@ import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
 import { messageWindow } from './message-window.ts';
 import { dropRegeneratedTurns } from './drop-regenerated-turns.ts';
+import { newestWithinBudget } from './newest-within-budget.ts';
 import { orderByTurn } from './order-by-turn.ts';
 import { stripProviderItemIds } from './strip-provider-item-ids.ts';
 import { groupIntoEvictionUnits, removeOrphanToolEntries, type ToolPairingOptions } from './tool-pairing.ts';
@@ -206,9 +207,14 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
         continue;
       }
       readCap = Math.max(readCap, activeWindow.maxEntries + 1 + history.entries.length - current.entries.length);
-      const units = groupIntoEvictionUnits(current.entries);
-      // The oldest unit of a partial read may have started before it.
-      const partialOldest = complete ? undefined : units.shift();
+      const { entries: needed, boundary } =
+        measure?.budget === undefined
+          ? { entries: current.entries }
+          : newestWithinBudget(current.entries, { key: measure.key, budget: measure.budget });
+      const units = groupIntoEvictionUnits(needed);
+      // The oldest unit of a partial read may have started before it; past the budget, it did if the cut split a turn.
+      const oldestIsPartial = boundary === undefined ? !complete : units[0]?.[0].metadata.turnId === boundary.metadata.turnId;
+      const partialOldest = oldestIsPartial ? units.shift() : undefined;
       const selection = await activeWindow.start(history.system?.message);
       const selected: MemoryEntry[][] = [];
       let full = false;
@@ -224,10 +230,12 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
         }
         selected.push(unit);
       }
+      // Past the budget, the unit before the oldest one needed would not fit.
+      if (boundary !== undefined) full = true;
       const newest = units.at(-1) ?? partialOldest;
       if (selected.length === 0 && newest !== undefined && (full || limit >= readCap)) {
         // The newest turn alone is larger than the window: keep as many of its newest messages as fit.
-        selected.push(newestMessagesThatFit(newest, selection, storedMeasures));
+        selected.push(newestMessagesThatFit(newest, selection, storedMeasures, { tried: newest !== partialOldest }));
         full = true;
       }
       if (full || complete || limit >= readCap) {
@@ -300,8 +308,10 @@ function newestMessagesThatFit(
   unit: readonly MemoryEntry[],
   selection: WindowSelection,
   storedMeasures: (entries: readonly MemoryEntry[]) => (number | undefined)[],
+  { tried }: { tried: boolean },
 ): MemoryEntry[] {
-  const starts = [...unit.keys()].slice(1);
+  // A unit the window already refused is not offered whole again; the part of a unit a read cut off never was.
+  const starts = [...unit.keys()].slice(tried ? 1 : 0);
   const userStarts = starts.filter((start) => unit[start].message.role === 'user');
   for (const start of [...userStarts, ...starts]) {
     const tail = unit.slice(start);

@@ -1,12 +1,20 @@
 import type { SettlingChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
-import { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-codec.ts';
+import { lazyMemoryEntry } from './lazy-memory-entry.ts';
+import type { MemoryEntry } from './memory-entry.ts';
+import { deserializeMemoryMetadata, serializeMemoryMetadata, serializeMemoryValue } from './memory-entry-codec.ts';
 import { validateAppendAttempt } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
 
+/** A message and its metadata, serialized apart so a read can decode the metadata alone. */
+interface StoredEntry {
+  readonly message: string;
+  readonly metadata: string;
+}
+
 interface Conversation {
-  system?: string;
-  entries: string[];
+  system?: StoredEntry;
+  entries: StoredEntry[];
 }
 
 /** The append keys of one conversation (key → attempt that stored it) and its settled attempts. */
@@ -46,8 +54,8 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
       options?.abortSignal?.throwIfAborted();
-      const entries = turn.entries.map(serializeMemoryEntry);
-      const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
+      const entries = turn.entries.map(serializeEntry);
+      const system = turn.system === undefined ? undefined : serializeEntry(turn.system);
       const ledger = ledgerOf(conversationId);
       if (ledger.stored.has(key)) return 'duplicate';
       if (ledger.cancelled.has(attemptId)) return 'cancelled';
@@ -81,8 +89,8 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       const all = conversation.entries;
       const slice = last === undefined ? all : last === 0 ? [] : all.slice(-last);
       return {
-        ...(conversation.system === undefined ? {} : { system: deserializeMemoryEntry(conversation.system) }),
-        entries: slice.map(deserializeMemoryEntry),
+        ...(conversation.system === undefined ? {} : { system: deserializeEntry(conversation.system) }),
+        entries: slice.map(deserializeEntry),
       };
     },
 
@@ -98,4 +106,12 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       return [...conversations.keys()];
     },
   };
+}
+
+function serializeEntry(entry: MemoryEntry): StoredEntry {
+  return { message: serializeMemoryValue(entry.message), metadata: serializeMemoryMetadata(entry.metadata) };
+}
+
+function deserializeEntry(stored: StoredEntry): MemoryEntry {
+  return lazyMemoryEntry(stored.message, deserializeMemoryMetadata(stored.metadata));
 }

@@ -34,7 +34,7 @@ export function messageWindow({ maxMessages, maxSize = 200_000 }: MessageWindowO
   return {
     name: 'message-window',
     maxEntries: maxMessages,
-    measure: { key: 'size', count: measureSize },
+    measure: { key: 'size', budget: maxSize, count: measureSize },
     async start() {
       let messages = 0;
       let size = 0;

@@ -46,6 +46,7 @@ export function tokenWindow({
     maxEntries: tokensPerMessage > 0 ? Math.floor(maxTokens / tokensPerMessage) : Infinity,
     measure: {
       key: `tokens:${tokenizer.name}:${tokensPerMessage}:${tokensPerFile}`,
+      budget: maxTokens,
       load: async () => tokenizer.load?.(),
       count,
     },

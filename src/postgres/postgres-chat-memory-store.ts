@@ -1,13 +1,9 @@
 import pg from 'pg';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
+import { lazyMemoryEntry } from '../memory/lazy-memory-entry.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
-import {
-  deserializeMemoryMetadata,
-  deserializeMemoryValue,
-  serializeMemoryMetadata,
-  serializeMemoryValue,
-} from '../memory/memory-entry-codec.ts';
+import { deserializeMemoryMetadata, serializeMemoryMetadata, serializeMemoryValue } from '../memory/memory-entry-codec.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -217,5 +213,5 @@ function byTurnAndPosition(a: EntryRow, b: EntryRow): number {
 }
 
 function toEntry(row: EntryRow): MemoryEntry {
-  return { message: deserializeMemoryValue(row.message), metadata: deserializeMemoryMetadata(row.metadata) } as MemoryEntry;
+  return lazyMemoryEntry(row.message, deserializeMemoryMetadata(row.metadata));
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createChatMemory, tokenWindow } from '../../src/memory/index.ts';
 import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
@@ -52,6 +53,30 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       expect((await store.read('c', { last: 13 })).entries.map((entry) => entry.message.content)).toEqual(['q101', ...long]);
     } finally {
       await pool.query(dropTables(digits));
+    }
+  });
+
+  it('never decodes a message older than the budget of the window: a 5 MB message costs a later turn no JSON.parse', async () => {
+    const memory = createChatMemory({ store: postgresChatMemoryStore({ pool, tableName }), window: tokenWindow({ maxTokens: 500 }) });
+    const conversationId = `huge-${crypto.randomUUID()}`;
+    await memory.appendTurn(conversationId, [{ role: 'user', content: 'lorem ipsum '.repeat(400_000) }]);
+    await memory.appendTurn(conversationId, [
+      { role: 'user', content: 'Short question?' },
+      { role: 'assistant', content: 'Short answer.' },
+    ]);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(await memory.messages(conversationId)).toEqual([
+        { role: 'user', content: 'Short question?' },
+        { role: 'assistant', content: 'Short answer.' },
+      ]);
+      expect(parse.mock.calls.filter(([text]) => text.length > 1_000_000)).toEqual([]);
+      expect(
+        await createChatMemory({ store: postgresChatMemoryStore({ pool, tableName }), window: false }).messages(conversationId),
+      ).toHaveLength(3);
+      expect(parse.mock.calls.filter(([text]) => text.length > 1_000_000)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
     }
   });
 
