@@ -5,7 +5,7 @@
  * the huge message is older than the window, so a turn should cost the same
  * either way.
  *
- * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=5 to change the size)
+ * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=20 to change the size)
  */
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { createChatClient } from '../src/index.ts';
@@ -14,7 +14,7 @@ import { mockModel, textParts } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
-const TURNS = Number(process.env.TURNS ?? 5);
+const TURNS = Number(process.env.TURNS ?? 20);
 
 async function measure(withHugeMessage: boolean) {
   const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });
