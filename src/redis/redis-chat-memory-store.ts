@@ -56,7 +56,10 @@ return 'absent'
  * script, so it is all or nothing and its key is checked in the same atomic
  * step: an append whose key is in the hash is a `duplicate`, else one whose
  * attempt was settled is `cancelled`. Reads take the list tail with `LRANGE` and the
- * system message in one transaction.
+ * system message in one transaction. Each entry is one list element, decoded
+ * whole: unlike the in-memory and PostgreSQL stores, a windowed read still
+ * fetches and decodes a huge message within the window's last `maxEntries`
+ * entries even when the window's budget leaves it out.
  *
  * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
  * that expires after 7 days: an append
