@@ -12,6 +12,7 @@ import { messageWindow } from './message-window.ts';
 import { dropRegeneratedTurns } from './drop-regenerated-turns.ts';
 import { newestWithinBudget } from './newest-within-budget.ts';
 import { orderByTurn } from './order-by-turn.ts';
+import { storedMeasure } from './stored-measure.ts';
 import { stripProviderItemIds } from './strip-provider-item-ids.ts';
 import { groupIntoEvictionUnits, removeOrphanToolEntries, type ToolPairingOptions } from './tool-pairing.ts';
 import { unsettledAppends } from './unsettled-appends.ts';
@@ -149,7 +150,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   }
 
   function storedMeasures(entries: readonly MemoryEntry[]): (number | undefined)[] {
-    return entries.map(({ metadata }) => (metadata.measure?.key === measure?.key ? metadata.measure?.value : undefined));
+    return entries.map((entry) => storedMeasure(entry, measure?.key));
   }
   const canSettle = typeof store.settleAppend === 'function';
   const unsettled = unsettledAppends();

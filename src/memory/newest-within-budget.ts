@@ -1,5 +1,6 @@
 import type { MemoryEntry } from './memory-entry.ts';
 import { messageParts } from './message-parts.ts';
+import { storedMeasure } from './stored-measure.ts';
 
 export interface EntriesWithinBudget {
   /** The newest entries: all the window could keep, and the older ones their tool results answer. */
@@ -20,7 +21,7 @@ export interface EntriesWithinBudget {
 export function newestWithinBudget(entries: readonly MemoryEntry[], measure: { key: string; budget: number }): EntriesWithinBudget {
   let start = firstWithinBudget(entries, measure);
   if (start === 0) return { entries };
-  const unanswered = resultsWithoutCalls(entries.slice(start));
+  const unanswered = resultsWithoutCalls(entries, start);
   while (unanswered.size > 0 && start > 0) {
     start--;
     const { calls, results } = toolCallIds(entries[start]);
@@ -34,19 +35,18 @@ export function newestWithinBudget(entries: readonly MemoryEntry[], measure: { k
 function firstWithinBudget(entries: readonly MemoryEntry[], { key, budget }: { key: string; budget: number }): number {
   let total = 0;
   for (let index = entries.length - 1; index >= 0; index--) {
-    const stored = entries[index].metadata.measure;
-    total += stored?.key === key ? stored.value : 0;
+    total += storedMeasure(entries[index], key) ?? 0;
     if (total > budget) return index + 1;
   }
   return 0;
 }
 
-/** Ids of the tool results that no call before them (or in their own message) answers. */
-function resultsWithoutCalls(entries: readonly MemoryEntry[]): Set<string> {
+/** Ids of the tool results from `start` on that no call from `start` up to them (or in their own message) answers. */
+function resultsWithoutCalls(entries: readonly MemoryEntry[], start: number): Set<string> {
   const answered = new Set<string>();
   const unanswered = new Set<string>();
-  for (const entry of entries) {
-    const { calls, results } = toolCallIds(entry);
+  for (let index = start; index < entries.length; index++) {
+    const { calls, results } = toolCallIds(entries[index]);
     for (const id of calls) answered.add(id);
     for (const id of results) if (!answered.has(id)) unanswered.add(id);
   }
