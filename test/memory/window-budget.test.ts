@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { seededRandom } from '../../bench/vector/random-vectors.ts';
 import {
   createChatMemory,
   inMemoryChatMemoryStore,
@@ -134,7 +135,7 @@ async function appendRandomHistory(memory: ChatMemory, seed: number): Promise<vo
   const text = () => 'word '.repeat(random() < 0.15 ? 20 + Math.floor(random() * 120) : 1 + Math.floor(random() * 6));
   const turnIds: string[] = [];
   for (let turn = 0; turn < 30; turn++) {
-    const turnId = `t${turn}`;
+    let turnId = `t${turn}`;
     const shape = random();
     let messages: ModelMessage[];
     if (shape < 0.4) messages = [user(text()), answer(text())];
@@ -143,19 +144,11 @@ async function appendRandomHistory(memory: ChatMemory, seed: number): Promise<vo
       // A client-side tool: the call ends one turn, its result starts the next.
       await memory.appendTurn('c', [user(text()), call(`c${turn}`)], { metadata: { turnId } });
       turnIds.push(turnId);
+      turnId = `${turnId}-result`;
       messages = [result(`c${turn}`, text()), answer(text())];
     } else messages = [user(text()), answer(text())];
     const regenerates = shape >= 0.9 && turnIds.length > 0 ? turnIds[Math.floor(random() * turnIds.length)] : undefined;
-    const id = shape < 0.8 && shape >= 0.6 ? `${turnId}-result` : turnId;
-    await memory.appendTurn('c', messages, { metadata: { turnId: id, ...(regenerates === undefined ? {} : { regenerates }) } });
-    turnIds.push(id);
+    await memory.appendTurn('c', messages, { metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) } });
+    turnIds.push(turnId);
   }
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
 }
