@@ -55,14 +55,18 @@ export function observeStepAsModelParts(
   const prefix = observation.prefix.map(toModelStreamPart).filter((part) => part !== undefined);
   let heldFinish: LanguageModelV4StreamPart | undefined;
   return new ReadableStream<LanguageModelV4StreamPart>({
+    // A pull that neither enqueues nor closes is not called again, so holding the finish part reads on.
     async pull(controller) {
-      const { part, done } = await step.read();
-      if (part?.type === 'finish') heldFinish = part;
-      else if (part !== undefined) controller.enqueue(part);
-      if (part !== undefined && step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
-      if (done) {
-        for (const closing of await closingParts(heldFinish, completion)) controller.enqueue(closing);
-        controller.close();
+      for (;;) {
+        const { part, done } = await step.read();
+        if (part?.type === 'finish') heldFinish = part;
+        else if (part !== undefined) controller.enqueue(part);
+        if (part !== undefined && step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
+        if (done) {
+          for (const closing of await closingParts(heldFinish, completion)) controller.enqueue(closing);
+          controller.close();
+        }
+        if (done || part?.type !== 'finish') return;
       }
     },
     cancel: step.cancel,

@@ -101,6 +101,21 @@ describe('a model step through the middleware', () => {
       expect(afters[0]).toMatchObject({ outcome: 'finished', text: 'Paris', finishReason: 'stop' });
     });
 
+    it('ends for a caller that reads the wrapped model stream itself, one part at a time', async () => {
+      const afters: AdvisedResponse[] = [];
+      const model = wrapLanguageModel({
+        model: streamingModel(modelParts),
+        middleware: advisorMiddleware([retrieving(afters), ...advisors]),
+      });
+      const { stream } = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Capital of France?' }] }] });
+      const reader = stream.getReader();
+      const types: string[] = [];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) types.push(next.value.type);
+
+      expect(types).toEqual(['stream-start', 'source', ...modelParts.slice(1).map((part) => part.type)]);
+      expect(afters.map((response) => response.outcome)).toEqual(['finished']);
+    });
+
     it('reports an after hook that fails as an error part before the finish', async () => {
       const afters: AdvisedResponse[] = [];
       const failing = retrieving(afters, () => {
