@@ -82,6 +82,8 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
   }
   const chain = createAdvisorChain(advisors);
   const tracing = isTelemetryEnabled(telemetry);
+  // Without an aroundStream hook nothing reads the step as advisor parts: it goes back to the SDK unconverted.
+  const streamsWrapped = chain.advisors.some((advisor) => advisor.aroundStream !== undefined);
 
   /** The step's span when tracing, ended when the step's part of the turn settles; `undefined` (and no cost) otherwise. */
   const traceStep = async (request: AdvisedRequest, step: 'first' | 'continuation') => {
@@ -179,7 +181,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
                 segment.resolve(stepResponse(advised, step, outcome));
               },
             };
-            terminal = { model: stream, observation, observed: observeStep(stream, observation) };
+            terminal = { model: stream, observation, observed: streamsWrapped ? observeStep(stream, observation) : UNREAD_STEP };
             return { stream: terminal.observed, response: segment.promise };
           }),
         ),
@@ -294,6 +296,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };
   }
 }
+
+/** Stands for a step's stream in a chain without aroundStream hooks, where nothing reads it (one stream fewer per step). */
+const UNREAD_STEP = new ReadableStream<TextStreamPart<ToolSet>>();
 
 /** Runs `work` in the step span's context, so that advisor and stage spans nest under it. */
 function inTurn<T>(telemetry: TurnTelemetry | undefined, work: () => Promise<T>): Promise<T> {
