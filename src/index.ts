@@ -2,7 +2,14 @@
 // interfaces extensions implement. Everything else is behind an entry point by concern:
 // ai-advisors/advisors, /memory, /retrieval, /filter, /ingestion, /evaluation, /extension (for authors of
 // advisors and stores), and the backends.
-export { AdvisorArgumentError, AdvisorError, AdvisorTimeoutError, ComponentError, MemoryAppendUnknownError } from './errors/index.ts';
+export {
+  AdvisorArgumentError,
+  AdvisorError,
+  AdvisorTimeoutError,
+  ComponentError,
+  MemoryAppendUnknownError,
+  UnloadedMessageError,
+} from './errors/index.ts';
 export {
   AdvisorContext,
   contextKey,

@@ -7,6 +7,14 @@ export interface StoreCallOptions {
 export interface StoreReadOptions extends StoreCallOptions {
   /** Read only the latest `last` conversation entries (the system entry is returned regardless). */
   readonly last?: number;
+  /**
+   * The budget of the window that reads: an entry whose stored measure under
+   * `key` alone exceeds `budget` can never be kept. A store may leave such an
+   * entry's message unloaded (its `message` then throws `UnloadedMessageError`,
+   * and chat memory reads again without this option): the Redis store does,
+   * for messages it keeps apart because of their size.
+   */
+  readonly windowBudget?: { readonly key: string; readonly budget: number };
 }
 
 /** Identifies one attempt to append a turn: the idempotency key of the append and the attempt that carries it. */

@@ -3,8 +3,9 @@ import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { MemoryAppendUnknownError } from '../errors/memory-append-unknown-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
+import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
 import { callStore } from './call-store.ts';
-import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory } from './chat-memory-store.ts';
+import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory, StoreReadOptions } from './chat-memory-store.ts';
 import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
 import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
@@ -186,9 +187,26 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     }
   }
 
-  async function readWindowed(conversationId: string, { abortSignal, keepOpenToolCalls }: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
+  async function readWindowed(conversationId: string, options: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
+    const windowBudget = measure?.budget === undefined ? undefined : { key: measure.key, budget: measure.budget };
+    try {
+      return await readWindowedWith(conversationId, options, windowBudget);
+    } catch (error) {
+      // The window needed a message the store left unloaded (a tool call its kept results answer): read them all.
+      if (windowBudget === undefined || !UnloadedMessageError.isInstance(error)) throw error;
+      return readWindowedWith(conversationId, options, undefined);
+    }
+  }
+
+  async function readWindowedWith(
+    conversationId: string,
+    { abortSignal, keepOpenToolCalls }: ChatMemoryReadOptions,
+    windowBudget: StoreReadOptions['windowBudget'],
+  ): Promise<MemoryEntry[]> {
     const readLast = (last: number | undefined) =>
-      callStore('read', { timeoutMs: timeout, abortSignal }, (signal) => store.read(conversationId, { last, abortSignal: signal }));
+      callStore('read', { timeoutMs: timeout, abortSignal }, (signal) =>
+        store.read(conversationId, { last, abortSignal: signal, ...(windowBudget === undefined ? {} : { windowBudget }) }),
+      );
     if (activeWindow === undefined) {
       const history = await readLast(undefined);
       return withSystem(
