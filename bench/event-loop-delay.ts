@@ -3,22 +3,23 @@
  * (50 MB) message, next to the same turns over an ordinary history, with a
  * token window. A window must not re-read or re-count what it will not send:
  * the huge message is older than the window, so a turn should cost the same
- * either way.
+ * either way. Runs on the in-memory store and, when REDIS_URL is set, on Redis.
  *
  * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=20 to change the size)
  */
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { createChatClient } from '../src/index.ts';
-import { createChatMemory, tokenWindow } from '../src/memory/index.ts';
+import { type ChatMemoryStore, createChatMemory, inMemoryChatMemoryStore, tokenWindow } from '../src/memory/index.ts';
+import { redisChatMemoryStore } from '../src/redis/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
 const TURNS = Number(process.env.TURNS ?? 20);
 
-async function measure(withHugeMessage: boolean) {
-  const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });
-  const conversationId = withHugeMessage ? 'huge' : 'ordinary';
+async function measure(store: ChatMemoryStore, withHugeMessage: boolean) {
+  const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 4_000 }) });
+  const conversationId = `${withHugeMessage ? 'huge' : 'ordinary'}-${crypto.randomUUID()}`;
   const filler = withHugeMessage ? 'lorem ipsum '.repeat((HUGE_MB * 1_000_000) / 12) : 'lorem ipsum '.repeat(100);
   await memory.appendTurn(conversationId, [
     { role: 'user', content: filler },
@@ -44,7 +45,9 @@ async function measure(withHugeMessage: boolean) {
   }
   const perTurn = busy / TURNS;
   const delays = lateness.stop();
+  await memory.clear(conversationId);
   return {
+    store: store.name,
     history: withHugeMessage ? `one ${HUGE_MB} MB message + 30 turns` : '31 ordinary turns',
     perTurnMs: perTurn.toFixed(1),
     maxEventLoopDelayMs: Math.max(0, ...delays).toFixed(1),
@@ -69,7 +72,15 @@ function watchEventLoop() {
 }
 
 printMachineFacts();
-const ordinary = await measure(false);
-const huge = await measure(true);
-console.table([ordinary, huge]);
-console.log(`turn time ratio (huge / ordinary): ${(Number(huge.perTurnMs) / Number(ordinary.perTurnMs)).toFixed(2)}x`);
+const stores: Array<ChatMemoryStore & { close?: () => Promise<void> }> = [inMemoryChatMemoryStore()];
+if (process.env.REDIS_URL) stores.push(redisChatMemoryStore({ keyPrefix: `ai-advisors-bench:${crypto.randomUUID()}` }));
+else console.warn('REDIS_URL is not set: skipping Redis.');
+const rows = [];
+for (const store of stores) {
+  const ordinary = await measure(store, false);
+  const huge = await measure(store, true);
+  rows.push(ordinary, huge);
+  console.log(`${store.name}: turn time ratio (huge / ordinary): ${(Number(huge.perTurnMs) / Number(ordinary.perTurnMs)).toFixed(2)}x`);
+  await store.close?.();
+}
+console.table(rows);

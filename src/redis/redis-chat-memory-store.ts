@@ -1,8 +1,25 @@
 import { createHash } from 'node:crypto';
+import type { ModelMessage } from 'ai';
 import { createClient, type RedisClientType } from 'redis';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
-import { deserializeMemoryEntry, serializeMemoryEntry } from '../memory/memory-entry-codec.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
+import type {
+  AppendOutcome,
+  SettledAppend,
+  SettlingChatMemoryStore,
+  StoredHistory,
+  StoreReadOptions,
+} from '../memory/chat-memory-store.ts';
+import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
+import {
+  deserializeMemoryEntry,
+  deserializeMemoryValue,
+  serializeMemoryEntry,
+  serializeMemoryMetadata,
+  serializeMemoryValue,
+} from '../memory/memory-entry-codec.ts';
+import { storedMeasure } from '../memory/stored-measure.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -24,19 +41,28 @@ export interface RedisChatMemoryStoreOptions {
 /** How long a settled attempt stays cancelled: far longer than any append can wait in a client queue or a stalled server. */
 const CANCELLED_ATTEMPT_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-// KEYS: messages, system, appends, tombstone. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, entries...
+/**
+ * A serialized entry longer than this keeps its message apart, in the conversation's hash of large messages, and
+ * only its metadata in the list: a window that cannot keep the message never fetches or decodes it.
+ */
+const MESSAGE_APART_CHARS = 256 * 1024;
+
+// KEYS: messages, system, appends, tombstone, messages kept apart. ARGV: key, attempt id, ttl (0: none), '1' if a
+// system message follows, system, the number n of messages kept apart, n pairs (field, message), entries...
 // Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'duplicate' end
 if redis.call('EXISTS', KEYS[4]) == 1 then return 'cancelled' end
-for first = 6, #ARGV, 1000 do
+local entries = 7 + 2 * tonumber(ARGV[6])
+for field = 7, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
+for first = entries, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
 if ARGV[4] == '1' then redis.call('SET', KEYS[2], ARGV[5]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
-  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3] }) do redis.call('EXPIRE', key, ttl) end
+  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[5] }) do redis.call('EXPIRE', key, ttl) end
 end
 return 'stored'
 `);
@@ -56,22 +82,25 @@ return 'absent'
  * script, so it is all or nothing and its key is checked in the same atomic
  * step: an append whose key is in the hash is a `duplicate`, else one whose
  * attempt was settled is `cancelled`. Reads take the list tail with `LRANGE` and the
- * system message in one transaction. Each entry is one list element, decoded
- * whole: unlike the in-memory and PostgreSQL stores, a windowed read still
- * fetches and decodes a huge message within the window's last `maxEntries`
- * entries even when the window's budget leaves it out.
+ * system message in one transaction. An entry is one list element, except
+ * that a message whose entry serializes to more than 256 KiB is kept apart, in
+ * a hash of large messages, with only its metadata in the list: a windowed read
+ * fetches it (one `HMGET`) only when the window's budget can keep it, so a huge
+ * old message costs a turn neither its transfer nor its decoding. Should the
+ * window need it after all (a tool call whose result it keeps), chat memory
+ * reads again with it. Entries kept apart are not readable by 0.1.
  *
  * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
  * that expires after 7 days: an append
  * still queued in node-redis's offline queue or in a stalled server finds it
  * and writes nothing.
  *
- * Keys are `<prefix>:{<id>}:messages`, `<prefix>:{<id>}:system` and
- * `<prefix>:{<id>}:appends`, with the id percent-encoded (everything but
- * letters, digits and `-_.~`), so ids containing `:`, `*`, `?`, `[` or `%`
- * never reach another conversation's keys, and all keys of a conversation
- * hash to the same cluster slot. `ttlSeconds` applies to all three. The store
- * never lists keys by pattern.
+ * Keys are `<prefix>:{<id>}:messages`, `<prefix>:{<id>}:messages-apart`,
+ * `<prefix>:{<id>}:system` and `<prefix>:{<id>}:appends`, with the id
+ * percent-encoded (everything but letters, digits and `-_.~`), so ids
+ * containing `:`, `*`, `?`, `[` or `%` never reach another conversation's
+ * keys, and all keys of a conversation hash to the same cluster slot.
+ * `ttlSeconds` applies to all four. The store never lists keys by pattern.
  *
  * @example
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
@@ -114,6 +143,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
     const base = `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
     return {
       messages: `${base}:messages`,
+      messagesApart: `${base}:messages-apart`,
       system: `${base}:system`,
       appends: `${base}:appends`,
       cancelled: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
@@ -126,15 +156,31 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       const key = keys(conversationId);
       validateAppendAttempt(turn, component);
-      const entries = turn.entries.map(serializeMemoryEntry);
+      const apart: string[] = [];
+      const entries = turn.entries.map((entry) => {
+        const serialized = serializeMemoryEntry(entry);
+        if (serialized.length <= MESSAGE_APART_CHARS) return serialized;
+        const field = crypto.randomUUID();
+        apart.push(field, serializeMemoryValue(entry.message));
+        return `{"metadata":${serializeMemoryMetadata(entry.metadata)},"messageApart":"${field}"}`;
+      });
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
       return (await runScript(
         redis,
         APPEND_SCRIPT,
-        [key.messages, key.system, key.appends, key.cancelled(turn.attemptId)],
-        [turn.key, turn.attemptId, String(ttlSeconds ?? 0), system === undefined ? '0' : '1', system ?? '', ...entries],
+        [key.messages, key.system, key.appends, key.cancelled(turn.attemptId), key.messagesApart],
+        [
+          turn.key,
+          turn.attemptId,
+          String(ttlSeconds ?? 0),
+          system === undefined ? '0' : '1',
+          system ?? '',
+          String(apart.length / 2),
+          ...apart,
+          ...entries,
+        ],
       )) as AppendOutcome;
     },
 
@@ -156,16 +202,27 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const last = validateReadLimit(readOptions?.last, component);
       if (last === 0) {
         const system = (await (await ready()).get(key.system)) as string | null;
-        return toHistory(system, []);
+        return { ...systemOf(system), entries: [] };
       }
       const redis = await ready();
-      readOptions?.abortSignal?.throwIfAborted();
-      const [system, entries] = (await redis
-        .multi()
-        .get(key.system)
-        .lRange(key.messages, last === undefined ? 0 : -last, -1)
-        .exec()) as unknown as [string | null, string[]];
-      return toHistory(system, entries);
+      // A message kept apart is missing only when the conversation was cleared (or expired) between the two reads: read again.
+      for (let attempt = 1; ; attempt++) {
+        readOptions?.abortSignal?.throwIfAborted();
+        const [system, texts] = (await redis
+          .multi()
+          .get(key.system)
+          .lRange(key.messages, last === undefined ? 0 : -last, -1)
+          .exec()) as unknown as [string | null, string[]];
+        const entries = await withMessagesApart(redis, key.messagesApart, texts.map(deserializeMemoryEntry), readOptions?.windowBudget);
+        if (entries !== undefined) return { ...systemOf(system), entries };
+        if (attempt === 2) {
+          throw new ComponentError({
+            component,
+            operation: 'read',
+            message: 'a message kept apart (in the messages-apart hash) is missing from the conversation',
+          });
+        }
+      }
     },
 
     async clear(conversationId, callOptions) {
@@ -173,7 +230,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
       // Tombstones are left to expire: they are not listed anywhere, and the store never scans for keys.
-      await redis.del([key.messages, key.system, key.appends]);
+      await redis.del([key.messages, key.messagesApart, key.system, key.appends]);
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */
@@ -202,10 +259,49 @@ async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, key
   }
 }
 
-function toHistory(system: string | null, entries: readonly string[]): StoredHistory {
+function systemOf(system: string | null): Pick<StoredHistory, 'system'> {
+  return system === null ? {} : { system: deserializeMemoryEntry(system) };
+}
+
+/** A list element whose message is kept apart, in the conversation's hash of large messages, under `messageApart`. */
+type EntryApart = { readonly metadata: MemoryEntryMetadata; readonly messageApart: string; readonly message?: undefined };
+
+/**
+ * The entries with their messages kept apart fetched (one `HMGET`), in place, except those the window's budget can
+ * never keep: their `message` throws `UnloadedMessageError`. Undefined when one of them is missing.
+ */
+async function withMessagesApart(
+  redis: AnyRedisClient,
+  hashKey: string,
+  entries: Array<MemoryEntry | EntryApart>,
+  windowBudget: StoreReadOptions['windowBudget'],
+): Promise<MemoryEntry[] | undefined> {
+  const apart: number[] = [];
+  for (let index = 0; index < entries.length; index++) if (isEntryApart(entries[index])) apart.push(index);
+  if (apart.length === 0) return entries as MemoryEntry[];
+  const wanted = apart.filter(
+    (index) => windowBudget === undefined || (storedMeasure(entries[index], windowBudget.key) ?? 0) <= windowBudget.budget,
+  );
+  const fields = wanted.map((index) => (entries[index] as EntryApart).messageApart);
+  const messages = fields.length === 0 ? [] : ((await redis.hmGet(hashKey, fields)) as Array<string | null>);
+  if (messages.includes(null)) return undefined;
+  for (const index of apart) entries[index] = unloadedEntry(entries[index].metadata);
+  wanted.forEach((index, position) => {
+    entries[index] = { message: deserializeMemoryValue(messages[position]!) as ModelMessage, metadata: entries[index].metadata };
+  });
+  return entries as MemoryEntry[];
+}
+
+function isEntryApart(entry: MemoryEntry | EntryApart): entry is EntryApart {
+  return entry.message === undefined && typeof (entry as EntryApart).messageApart === 'string';
+}
+
+function unloadedEntry(metadata: MemoryEntryMetadata): MemoryEntry {
   return {
-    ...(system === null ? {} : { system: deserializeMemoryEntry(system) }),
-    entries: entries.map(deserializeMemoryEntry),
+    get message(): ModelMessage {
+      throw new UnloadedMessageError({ component: 'redis-chat-memory-store' });
+    },
+    metadata,
   };
 }
 

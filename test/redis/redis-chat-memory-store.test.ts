@@ -1,5 +1,7 @@
 import { createClient } from 'redis';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { ModelMessage } from 'ai';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createChatMemory, inMemoryChatMemoryStore, tokenWindow } from '../../src/memory/index.ts';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
@@ -82,6 +84,96 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
     expect(entries.map((entry) => entry.message.content)).toEqual(messages.map((message) => message.content));
     await client.scriptFlush();
     expect(await store.settleAppend('large', { key: 'k', attemptId: 'a' })).toBe('absent');
+  });
+
+  describe('a message whose entry is over 256 KiB', () => {
+    const huge = (text: string): ModelMessage => ({ role: 'user', content: `${text} ${'lorem ipsum '.repeat(100_000)}` });
+    const turns: ModelMessage[][] = [
+      [huge('Old and long.')],
+      [
+        { role: 'user', content: 'Short question?' },
+        { role: 'assistant', content: 'Short answer.' },
+      ],
+    ];
+    const longTexts = (parse: { mock: { calls: unknown[][] } }) => parse.mock.calls.filter(([text]) => String(text).length > 1_000_000);
+
+    it('is kept apart and never fetched or decoded for a window whose budget cannot keep it; a whole read returns it', async () => {
+      const store = redisChatMemoryStore({ client, keyPrefix });
+      const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 500 }) });
+      for (const messages of turns) await memory.appendTurn('apart', messages);
+      expect(await client.hLen(`${keyPrefix}:{apart}:messages-apart`)).toBe(1);
+
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        expect(await memory.messages('apart')).toEqual(turns[1]);
+        expect(longTexts(parse)).toEqual([]);
+        expect(await createChatMemory({ store, window: false }).messages('apart')).toEqual(turns.flat());
+        expect(longTexts(parse)).toHaveLength(1);
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('round-trips exactly, binary data included, and expires and clears with its conversation', async () => {
+      const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
+      const data = new Uint8Array(300_000).map((_, index) => index % 251);
+      const message: ModelMessage = { role: 'user', content: [{ type: 'file', data, mediaType: 'application/octet-stream' }] };
+      await store.appendTurn('apart-bytes', turnOf(entriesOf([message, { role: 'user', content: 'and this' }])));
+      const { entries } = await store.read('apart-bytes');
+      expect(entries.map((entry) => entry.message)).toEqual([message, { role: 'user', content: 'and this' }]);
+      const ttl = await client.ttl(`${keyPrefix}:{apart-bytes}:messages-apart`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60);
+      await store.clear('apart-bytes');
+      expect(await keysOf('apart-bytes')).toEqual([]);
+    });
+
+    it('is read after all when the window needs it: a long client-side tool call whose result the window keeps', async () => {
+      const call: ModelMessage = {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'show', input: { text: 'lorem ipsum '.repeat(100_000) } }],
+      };
+      const conversation: ModelMessage[][] = [
+        [{ role: 'user', content: 'Show it.' }, call],
+        [
+          {
+            role: 'tool',
+            content: [{ type: 'tool-result', toolCallId: 'call-1', toolName: 'show', output: { type: 'text', value: 'shown' } }],
+          },
+          { role: 'assistant', content: 'Done.' },
+        ],
+      ];
+      const window = tokenWindow({ maxTokens: 500 });
+      const redisMemory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), window });
+      const reference = createChatMemory({ store: inMemoryChatMemoryStore(), window });
+      for (const messages of conversation) {
+        await redisMemory.appendTurn('apart-call', messages);
+        await reference.appendTurn('apart-call', messages);
+      }
+      const messagesOf = async (memory: typeof reference, keepOpenToolCalls: boolean) =>
+        (await memory.read('apart-call', { keepOpenToolCalls })).map((entry) => entry.message);
+      for (const keepOpenToolCalls of [false, true]) {
+        expect(await messagesOf(redisMemory, keepOpenToolCalls)).toEqual(await messagesOf(reference, keepOpenToolCalls));
+      }
+    });
+
+    it('is read again from the start when the conversation is cleared between the list and the message', async () => {
+      const reader = createClient({ url }) as AnyRedisClient;
+      await reader.connect();
+      try {
+        const store = redisChatMemoryStore({ client: reader, keyPrefix });
+        await store.appendTurn('apart-cleared', turnOf(entriesOf([huge('Cleared.')])));
+        const hmGet = reader.hmGet.bind(reader);
+        const spy = vi.spyOn(reader, 'hmGet').mockImplementationOnce(async (...args: Parameters<typeof hmGet>) => {
+          await store.clear('apart-cleared');
+          return hmGet(...args);
+        });
+        expect(await store.read('apart-cleared')).toEqual({ entries: [] });
+        expect(spy).toHaveBeenCalledTimes(1);
+      } finally {
+        await reader.close();
+      }
+    });
   });
 
   it('validates options', () => {
