@@ -25,6 +25,12 @@ export function deserializeMemoryEntry(text: string): MemoryEntry {
   return entry;
 }
 
+/** An entry from its message and metadata as `deserializeMemoryValue` decoded them (for stores that send both in one value). */
+export function decodedMemoryEntry(message: unknown, metadata: unknown): MemoryEntry {
+  restoreCreatedAt(metadata as MemoryEntryMetadata);
+  return { message: message as MemoryEntry['message'], metadata: metadata as MemoryEntryMetadata };
+}
+
 /** An entry's metadata alone, as `serializeMemoryEntry` writes it (for stores that keep message and metadata apart). */
 export function serializeMemoryMetadata(metadata: MemoryEntryMetadata): string {
   return serializeMemoryValue(encodeCreatedAt(metadata));

@@ -3,7 +3,13 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
 import { lazyMemoryEntry } from '../memory/lazy-memory-entry.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
-import { deserializeMemoryMetadata, serializeMemoryMetadata, serializeMemoryValue } from '../memory/memory-entry-codec.ts';
+import {
+  decodedMemoryEntry,
+  deserializeMemoryMetadata,
+  deserializeMemoryValue,
+  serializeMemoryMetadata,
+  serializeMemoryValue,
+} from '../memory/memory-entry-codec.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -23,9 +29,6 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
 
 interface EntryRow {
   readonly kind: 'system' | 'entry';
-  /** A bigint, which `pg` returns as text. */
-  readonly turn_seq: string;
-  readonly position: number;
   readonly message: string;
   readonly metadata: string;
 }
@@ -94,6 +97,52 @@ export function postgresChatMemoryStore(
     abortSignal?.throwIfAborted();
     if (createTables) await ensureTables();
     abortSignal?.throwIfAborted();
+  }
+
+  // Both reads are one statement, so the system message and the entries come from one snapshot.
+
+  /**
+   * The latest entries, each message decoded when first used: a window reads every entry's metadata but keeps only
+   * the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
+   */
+  async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
+    const { rows } = await pool.query<EntryRow>(
+      `SELECT 'system' AS kind, message::text, metadata::text FROM ${tables.system} WHERE conversation_id = $1
+UNION ALL
+(SELECT 'entry', message::text, metadata::text FROM ${tables.entries}
+ WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2)`,
+      [conversationId, last],
+    );
+    const system = rows.find((row) => row.kind === 'system');
+    const entries = rows
+      .filter((row) => row.kind === 'entry')
+      .reverse()
+      .map(toLazyEntry);
+    return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
+  }
+
+  /**
+   * The whole history, every message used: each row is one JSON array `[turn, position, message, metadata]` (the
+   * system message's turn is null), so the client decodes one value per row instead of four columns and two texts.
+   * The rows are put in order here: for a long conversation PostgreSQL picks a bitmap scan and a sort that costs
+   * more than sorting its rows, which arrive almost in order, in place.
+   */
+  async function readWhole(conversationId: string): Promise<StoredHistory> {
+    const { rows } = await pool.query<[string]>({
+      text: `SELECT '[null,null,' || message::text || ',' || metadata::text || ']' FROM ${tables.system} WHERE conversation_id = $1
+UNION ALL
+SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']'
+FROM ${tables.entries} WHERE conversation_id = $1`,
+      values: [conversationId],
+      rowMode: 'array',
+    });
+    const decoded = rows.map(([text]) => deserializeMemoryValue(text) as WholeRow);
+    const systemRow = decoded.find(([turn]) => turn === null);
+    const entries = decoded.filter(([turn]) => turn !== null).sort(byTurnAndPosition);
+    return {
+      ...(systemRow === undefined ? {} : { system: decodedMemoryEntry(systemRow[2], systemRow[3]) }),
+      entries: entries.map(([, , message, metadata]) => decodedMemoryEntry(message, metadata)),
+    };
   }
 
   return {
@@ -167,24 +216,7 @@ END AS outcome`,
       validateConversationId(conversationId, component);
       const last = validateReadLimit(readOptions?.last, component);
       await ready(readOptions?.abortSignal);
-      // One statement, so the system message and the entries come from one snapshot. The
-      // columns come back as text: most entries then decode with JSON.parse alone (see serializeMemoryEntry).
-      // A whole history is put in order here: for a long conversation PostgreSQL picks a bitmap scan
-      // and a sort that costs more than sorting its rows, which arrive almost in order, in place.
-      const { rows } = await pool.query<EntryRow>(
-        `SELECT 'system' AS kind, 0::bigint AS turn_seq, 0 AS position, message::text, metadata::text
-FROM ${tables.system} WHERE conversation_id = $1
-UNION ALL
-(SELECT 'entry', turn_seq, position, message::text, metadata::text FROM ${tables.entries}
- WHERE conversation_id = $1${last === undefined ? '' : ' ORDER BY turn_seq DESC, position DESC LIMIT $2'})`,
-        last === undefined ? [conversationId] : [conversationId, last],
-      );
-      const system = rows.find((row) => row.kind === 'system');
-      const entryRows = rows.filter((row) => row.kind === 'entry');
-      if (last === undefined) entryRows.sort(byTurnAndPosition);
-      else entryRows.reverse();
-      const entries = entryRows.map(toEntry);
-      return { ...(system === undefined ? {} : { system: toEntry(system) }), entries };
+      return last === undefined ? readWhole(conversationId) : readLatest(conversationId, last);
     },
 
     async clear(conversationId, callOptions) {
@@ -208,10 +240,13 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
   };
 }
 
-function byTurnAndPosition(a: EntryRow, b: EntryRow): number {
-  return Number(a.turn_seq) - Number(b.turn_seq) || a.position - b.position;
+/** A row of a whole read: turn, position, message, metadata (turn and position null for the system message). */
+type WholeRow = [number | null, number | null, unknown, unknown];
+
+function byTurnAndPosition(a: WholeRow, b: WholeRow): number {
+  return a[0]! - b[0]! || a[1]! - b[1]!;
 }
 
-function toEntry(row: EntryRow): MemoryEntry {
+function toLazyEntry(row: EntryRow): MemoryEntry {
   return lazyMemoryEntry(row.message, deserializeMemoryMetadata(row.metadata));
 }
