@@ -1,7 +1,8 @@
+import type { ModelMessage } from 'ai';
 import type { SettlingChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
 import { lazyMemoryEntry } from './lazy-memory-entry.ts';
 import type { MemoryEntry } from './memory-entry.ts';
-import { deserializeMemoryMetadata, serializeMemoryMetadata, serializeMemoryValue } from './memory-entry-codec.ts';
+import { deserializeMemoryMetadata, deserializeMemoryValue, serializeMemoryMetadata, serializeMemoryValue } from './memory-entry-codec.ts';
 import { validateAppendAttempt } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
@@ -86,11 +87,16 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       options?.abortSignal?.throwIfAborted();
       const conversation = conversations.get(conversationId);
       if (conversation === undefined) return { entries: [] };
-      const all = conversation.entries;
-      const slice = last === undefined ? all : last === 0 ? [] : all.slice(-last);
+      if (last === undefined) {
+        // A whole read has every message used: decoded now, without the wrapper that defers it.
+        return {
+          ...(conversation.system === undefined ? {} : { system: decodeEntry(conversation.system) }),
+          entries: conversation.entries.map(decodeEntry),
+        };
+      }
       return {
-        ...(conversation.system === undefined ? {} : { system: deserializeEntry(conversation.system) }),
-        entries: slice.map(deserializeEntry),
+        ...(conversation.system === undefined ? {} : { system: lazyEntry(conversation.system) }),
+        entries: last === 0 ? [] : conversation.entries.slice(-last).map(lazyEntry),
       };
     },
 
@@ -112,6 +118,10 @@ function serializeEntry(entry: MemoryEntry): StoredEntry {
   return { message: serializeMemoryValue(entry.message), metadata: serializeMemoryMetadata(entry.metadata) };
 }
 
-function deserializeEntry(stored: StoredEntry): MemoryEntry {
+function lazyEntry(stored: StoredEntry): MemoryEntry {
   return lazyMemoryEntry(stored.message, deserializeMemoryMetadata(stored.metadata));
+}
+
+function decodeEntry(stored: StoredEntry): MemoryEntry {
+  return { message: deserializeMemoryValue(stored.message) as ModelMessage, metadata: deserializeMemoryMetadata(stored.metadata) };
 }
