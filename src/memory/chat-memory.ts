@@ -139,6 +139,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   }
   const activeWindow = window === false ? undefined : window;
   const measure = activeWindow?.measure;
+  const measureBudget = measure?.budget === undefined ? undefined : { key: measure.key, budget: measure.budget };
 
   /** Each message's entry, with its window measure when the window has one: counted once, here, never again on read. */
   async function measureEntries(messages: readonly ModelMessage[], metadata: MemoryEntryMetadata): Promise<MemoryEntry[]> {
@@ -188,12 +189,11 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   }
 
   async function readWindowed(conversationId: string, options: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
-    const windowBudget = measure?.budget === undefined ? undefined : { key: measure.key, budget: measure.budget };
     try {
-      return await readWindowedWith(conversationId, options, windowBudget);
+      return await readWindowedWith(conversationId, options, measureBudget);
     } catch (error) {
       // The window needed a message the store left unloaded (a tool call its kept results answer): read them all.
-      if (windowBudget === undefined || !UnloadedMessageError.isInstance(error)) throw error;
+      if (measureBudget === undefined || !UnloadedMessageError.isInstance(error)) throw error;
       return readWindowedWith(conversationId, options, undefined);
     }
   }
@@ -227,9 +227,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       }
       readCap = Math.max(readCap, activeWindow.maxEntries + 1 + history.entries.length - current.entries.length);
       const { entries: needed, boundary } =
-        measure?.budget === undefined
-          ? { entries: current.entries }
-          : newestWithinBudget(current.entries, { key: measure.key, budget: measure.budget });
+        measureBudget === undefined ? { entries: current.entries } : newestWithinBudget(current.entries, measureBudget);
       const units = groupIntoEvictionUnits(needed);
       // The oldest unit of a partial read may have started before it; past the budget, it did if the cut split a turn.
       const oldestIsPartial = boundary === undefined ? !complete : units[0]?.[0].metadata.turnId === boundary.metadata.turnId;
