@@ -10,9 +10,9 @@ import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
-import { createStepAggregator } from './step-aggregator.ts';
+import { StepAggregator } from './step-aggregator.ts';
 import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
-import { observeStep, observeStepAsModelParts, toModelStream, type StepAggregator, type StepObservation } from './step-stream.ts';
+import { observeStep, observeStepAsModelParts, toModelStream, type StepObservation } from './step-stream.ts';
 import { stampedTurnId, stampToolCall } from './turn-stamp.ts';
 import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
@@ -282,7 +282,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
   }
 
   async function generateStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest, turnId: string) {
-    const step = createStepAggregator();
+    const step = new StepAggregator();
     let raw: GenerateResult;
     try {
       raw = await model.doGenerate(params);

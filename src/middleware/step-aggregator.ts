@@ -3,65 +3,64 @@ import type { FinishReason, LanguageModelUsage } from 'ai';
 import { asLanguageModelUsage, createNullLanguageModelUsage } from 'ai/internal';
 import type { ResponseMessage } from '../chain/advisor.ts';
 
-/** Collects one model step's text, tool calls, finish reason and usage. */
-export function createStepAggregator() {
-  let text = '';
-  const toolCalls: { toolCallId: string; toolName: string; input: unknown }[] = [];
-  let finishReason: FinishReason | undefined;
-  let usage: LanguageModelUsage = createNullLanguageModelUsage();
-  let error: unknown;
+/**
+ * Collects one model step's text, tool calls, finish reason and usage. A
+ * class, not an object literal with getters: V8 defines a literal's accessors
+ * one runtime call at a time, which cost microseconds on every step.
+ */
+export class StepAggregator {
+  #text = '';
+  #finishReason: FinishReason | undefined;
+  #usage: LanguageModelUsage = createNullLanguageModelUsage();
+  #error: unknown;
+  readonly #toolCalls: { toolCallId: string; toolName: string; input: unknown }[] = [];
 
-  const addContent = (content: LanguageModelV4Content) => {
-    if (content.type === 'text') text += content.text;
-    if (content.type === 'tool-call' && !content.providerExecuted) {
-      toolCalls.push({ toolCallId: content.toolCallId, toolName: content.toolName, input: parseInput(content.input) });
+  get text(): string {
+    return this.#text;
+  }
+  get finishReason(): FinishReason | undefined {
+    return this.#finishReason;
+  }
+  get usage(): LanguageModelUsage {
+    return this.#usage;
+  }
+  get error(): unknown {
+    return this.#error;
+  }
+
+  observe(part: LanguageModelV4StreamPart): void {
+    switch (part.type) {
+      case 'text-delta':
+        this.#text += part.delta;
+        break;
+      case 'tool-call':
+        this.addContent(part);
+        break;
+      case 'finish':
+        this.#finishReason = part.finishReason.unified;
+        this.#usage = asLanguageModelUsage(part.usage);
+        break;
+      case 'error':
+        this.#error ??= part.error;
+        break;
     }
-  };
+  }
 
-  return {
-    observe(part: LanguageModelV4StreamPart) {
-      switch (part.type) {
-        case 'text-delta':
-          text += part.delta;
-          break;
-        case 'tool-call':
-          addContent(part);
-          break;
-        case 'finish':
-          finishReason = part.finishReason.unified;
-          usage = asLanguageModelUsage(part.usage);
-          break;
-        case 'error':
-          error ??= part.error;
-          break;
-      }
-    },
-    addContent,
-    setFinish(reason: FinishReason, stepUsage: LanguageModelUsage) {
-      finishReason = reason;
-      usage = stepUsage;
-    },
-    get text() {
-      return text;
-    },
-    get error() {
-      return error;
-    },
-    get finishReason() {
-      return finishReason;
-    },
-    get usage() {
-      return usage;
-    },
-    /** The step's assistant message; tool calls only when complete (never dangling). */
-    message({ includeToolCalls }: { includeToolCalls: boolean }): ResponseMessage | undefined {
-      const content = [
-        ...(text === '' ? [] : [{ type: 'text' as const, text }]),
-        ...(includeToolCalls ? toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })) : []),
-      ];
-      return content.length === 0 ? undefined : { role: 'assistant', content };
-    },
-  };
+  addContent(content: LanguageModelV4Content): void {
+    if (content.type === 'text') this.#text += content.text;
+    if (content.type === 'tool-call' && !content.providerExecuted) {
+      this.#toolCalls.push({ toolCallId: content.toolCallId, toolName: content.toolName, input: parseInput(content.input) });
+    }
+  }
+
+  /** The step's assistant message; tool calls only when complete (never dangling). */
+  message({ includeToolCalls }: { includeToolCalls: boolean }): ResponseMessage | undefined {
+    const content = [
+      ...(this.#text === '' ? [] : [{ type: 'text' as const, text: this.#text }]),
+      ...(includeToolCalls ? this.#toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })) : []),
+    ];
+    return content.length === 0 ? undefined : { role: 'assistant', content };
+  }
 }
 
 function parseInput(input: string): unknown {

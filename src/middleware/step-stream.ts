@@ -2,10 +2,8 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { AdvisedResponse, TurnOutcome } from '../chain/advisor.ts';
 import { toModelStreamPart, toTextStreamPart } from './model-stream-parts.ts';
-import { createStepAggregator } from './step-aggregator.ts';
+import { StepAggregator } from './step-aggregator.ts';
 import { stampToolCall } from './turn-stamp.ts';
-
-export type StepAggregator = ReturnType<typeof createStepAggregator>;
 
 /** What the middleware does with one model step's stream while it passes through. */
 export interface StepObservation {
@@ -113,7 +111,7 @@ async function closingParts(
  * so a stream built but never read leaves the model's stream untouched.
  */
 function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation) {
-  const step = createStepAggregator();
+  const step = new StepAggregator();
   let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
   let ended = false;
   let prefixSent = false;
