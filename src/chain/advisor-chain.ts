@@ -49,37 +49,49 @@ export function createAdvisorChain(advisors: readonly Advisor[] = []): AdvisorCh
     stream(request: AdvisedRequest, terminal: StreamNext) {
       return invokeStream(ordered, 0, request, terminal);
     },
-    async complete(response: AdvisedResponse) {
-      let completed = response;
-      for (let index = ordered.length - 1; index >= 0; index--) completed = await runAfter(ordered[index], completed);
-      return completed;
+    complete(response: AdvisedResponse) {
+      return runAfters(ordered, 0, ordered.length, response);
     },
   });
 }
 
+/**
+ * Advisors without an around hook only rewrite the request and the response,
+ * so they run in one loop (no stack frame, closure or promise per advisor);
+ * the first advisor with an around hook gets the rest of the chain as `next`.
+ * An advisor whose `before` completed gets its `after` for every outcome.
+ */
 async function invokeCall(
   advisors: readonly Advisor[],
   index: number,
   request: AdvisedRequest,
   terminal: CallNext,
 ): Promise<AdvisedResponse> {
-  const advisor = advisors[index];
-  if (advisor === undefined) return terminal(request);
-
-  const before = await runBefore(advisor, request);
-  if ('failed' in before) return before.failed;
-  const advised = before.request;
-
-  const next: CallNext = (nextRequest) => invokeCall(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
+  let advised = request;
+  for (let position = index; position < advisors.length; position++) {
+    const advisor = advisors[position];
+    const before = await runBefore(advisor, advised);
+    if ('failed' in before) return runAfters(advisors, index, position, before.failed);
+    advised = before.request;
+    if (advisor.aroundCall === undefined) continue;
+    const next: CallNext = (nextRequest) => invokeCall(advisors, position + 1, checkRequest(nextRequest, advisor), terminal);
+    let response: AdvisedResponse;
+    try {
+      response = await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundCall!(advised, next));
+    } catch (error) {
+      response = failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundCall'), outcomeOf(advised, error));
+    }
+    return runAfters(advisors, index, position + 1, response);
+  }
+  if (index === advisors.length) return terminal(advised);
   let response: AdvisedResponse;
   try {
-    response = advisor.aroundCall
-      ? await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundCall!(advised, next))
-      : await next(advised);
+    response = await terminal(advised);
   } catch (error) {
-    response = failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundCall'), outcomeOf(advised, error));
+    // As if the innermost advisor had called `next` from its own around hook.
+    response = failedResponse(advised, wrapAdvisorError(error, advisors.at(-1)!.name, 'aroundCall'), outcomeOf(advised, error));
   }
-  return runAfter(advisor, response);
+  return runAfters(advisors, index, advisors.length, response);
 }
 
 async function invokeStream(
@@ -88,25 +100,46 @@ async function invokeStream(
   request: AdvisedRequest,
   terminal: StreamNext,
 ): Promise<AdvisedStream> {
-  const advisor = advisors[index];
-  if (advisor === undefined) return terminal(request);
-
-  const before = await runBefore(advisor, request);
-  if ('failed' in before) return failedStream(before.failed);
-  const advised = before.request;
-
-  const next: StreamNext = (nextRequest) => invokeStream(advisors, index + 1, checkRequest(nextRequest, advisor), terminal);
+  let advised = request;
+  for (let position = index; position < advisors.length; position++) {
+    const advisor = advisors[position];
+    const before = await runBefore(advisor, advised);
+    if ('failed' in before) return afterStream(advisors, index, position, failedStream(before.failed));
+    advised = before.request;
+    if (advisor.aroundStream === undefined) continue;
+    const next: StreamNext = (nextRequest) => invokeStream(advisors, position + 1, checkRequest(nextRequest, advisor), terminal);
+    let advisedStream: AdvisedStream;
+    try {
+      advisedStream = await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundStream!(advised, next));
+    } catch (error) {
+      advisedStream = failedStream(
+        failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundStream'), outcomeOf(advised, error)),
+      );
+    }
+    return afterStream(advisors, index, position + 1, advisedStream);
+  }
+  if (index === advisors.length) return terminal(advised);
   let advisedStream: AdvisedStream;
   try {
-    advisedStream = advisor.aroundStream
-      ? await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundStream!(advised, next))
-      : await next(advised);
+    advisedStream = await terminal(advised);
   } catch (error) {
-    return failedStream(failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundStream'), outcomeOf(advised, error)));
+    const failure = wrapAdvisorError(error, advisors.at(-1)!.name, 'aroundStream');
+    advisedStream = failedStream(failedResponse(advised, failure, outcomeOf(advised, error)));
   }
-  if (!advisor.after) return advisedStream;
-  // `after` hangs off the response promise: parts keep flowing unbuffered.
-  return { stream: advisedStream.stream, response: advisedStream.response.then((response) => runAfter(advisor, response)) };
+  return afterStream(advisors, index, advisors.length, advisedStream);
+}
+
+/** The `after` hooks of `advisors[from..to)`, innermost first. */
+async function runAfters(advisors: readonly Advisor[], from: number, to: number, response: AdvisedResponse): Promise<AdvisedResponse> {
+  let completed = response;
+  for (let position = to - 1; position >= from; position--) completed = await runAfter(advisors[position], completed);
+  return completed;
+}
+
+/** The stream with the `after` hooks of `advisors[from..to)` hung off its response: parts keep flowing unbuffered. */
+function afterStream(advisors: readonly Advisor[], from: number, to: number, advisedStream: AdvisedStream): AdvisedStream {
+  if (!advisors.slice(from, to).some((advisor) => advisor.after)) return advisedStream;
+  return { stream: advisedStream.stream, response: advisedStream.response.then((response) => runAfters(advisors, from, to, response)) };
 }
 
 /** An advisor's `before` hook; a failure becomes a failed response naming the advisor. */

@@ -4,6 +4,7 @@ import {
   type Advisor,
   AdvisorArgumentError,
   answerDirectly,
+  ComponentError,
   contextKey,
   createAdvisorChain,
   createChatClient,
@@ -211,5 +212,94 @@ describe('short-circuit and re-entry', () => {
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(promptText(model.doGenerateCalls[1]!)).toContain('system: Give your final answer.');
     expect(trace).toEqual(['inner.before', 'inner.after', 'inner.before', 'inner.after']);
+  });
+});
+
+describe('a failing hook', () => {
+  /** Records each hook, and the outcome and failing component each `after` hook is given. */
+  function recordingAdvisor(name: string, order: number, trace: string[], overrides: Partial<Advisor> = {}): Advisor {
+    return {
+      name,
+      order,
+      before: (request) => (trace.push(`${name}.before`), request),
+      after: (response) => {
+        const failed = response.error instanceof ComponentError ? ` ${response.error.component}.${response.error.operation}` : '';
+        trace.push(`${name}.after(${response.outcome}${failed})`);
+        return response;
+      },
+      ...overrides,
+    };
+  }
+  const fail = () => {
+    throw new Error('hook failed');
+  };
+  /** One turn on either path; `generate` rejects with the failure the `after` hooks saw. */
+  const turn = async (chat: ReturnType<typeof createChatClient>, path: 'stream' | 'generate') => {
+    if (path === 'stream') await chat.stream({ prompt: 'hi' }).response;
+    else await chat.generate({ prompt: 'hi' }).catch((error: unknown) => expect(error).toBeInstanceOf(ComponentError));
+  };
+
+  it('in `before` skips that advisor and the inner ones; the outer advisors see the failure in `after`', async () => {
+    for (const path of ['stream', 'generate'] as const) {
+      const model = mockModel([textParts(['never'])]);
+      const trace: string[] = [];
+      const chat = createChatClient({
+        model,
+        advisors: [
+          recordingAdvisor('outer', 0, trace),
+          recordingAdvisor('failing', 1, trace, { before: fail }),
+          recordingAdvisor('inner', 2, trace),
+        ],
+      });
+      await turn(chat, path);
+      expect(trace, path).toEqual(['outer.before', 'outer.after(error failing.before)']);
+      expect(model.doStreamCalls.length + model.doGenerateCalls.length, path).toBe(0);
+    }
+  });
+
+  it('in an around hook still runs that advisor\'s `after`, then the outer ones', async () => {
+    for (const path of ['stream', 'generate'] as const) {
+      const model = mockModel([textParts(['never'])]);
+      const trace: string[] = [];
+      const chat = createChatClient({
+        model,
+        advisors: [
+          recordingAdvisor('outer', 0, trace),
+          recordingAdvisor('failing', 1, trace, { aroundStream: fail, aroundCall: fail }),
+          recordingAdvisor('inner', 2, trace),
+        ],
+      });
+      await turn(chat, path);
+      const operation = path === 'stream' ? 'aroundStream' : 'aroundCall';
+      expect(trace, path).toEqual([
+        'outer.before',
+        'failing.before',
+        `failing.after(error failing.${operation})`,
+        `outer.after(error failing.${operation})`,
+      ]);
+    }
+  });
+
+  it('in `after` reaches the outer `after` hooks as an error, which still run', async () => {
+    for (const path of ['stream', 'generate'] as const) {
+      const model = mockModel([textParts(['answer'])]);
+      const trace: string[] = [];
+      const chat = createChatClient({
+        model,
+        advisors: [
+          recordingAdvisor('outer', 0, trace),
+          recordingAdvisor('failing', 1, trace, { after: fail }),
+          recordingAdvisor('inner', 2, trace),
+        ],
+      });
+      await turn(chat, path);
+      expect(trace, path).toEqual([
+        'outer.before',
+        'failing.before',
+        'inner.before',
+        'inner.after(finished)',
+        'outer.after(error failing.after)',
+      ]);
+    }
   });
 });
