@@ -1,4 +1,5 @@
-import { streamText, type FinishReason, type LanguageModelUsage, type TextStreamPart, type ToolSet } from 'ai';
+import * as ai from 'ai';
+import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
 import { modelCallOptions } from './call-model.ts';
@@ -19,7 +20,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
 
   let completedMessages: readonly ResponseMessage[] = [];
   let ended: { text: string; messages: readonly ResponseMessage[] } | undefined;
-  const result = streamText({
+  const result = streamOnce({
     ...modelCallOptions(request),
     abortSignal,
     // Errors are reported through the stream and the response; without this
@@ -45,12 +46,15 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const settle = async (outcome: TurnOutcome) => {
     if (settled) return;
     settled = true;
+    if (outcome === 'finished' && ended !== undefined) {
+      resolve(respond({ outcome, ...ended }));
+      return;
+    }
     if (outcome === 'finished') {
       try {
         // Without an end event the SDK rejects its result promises with the reason (e.g. no output was generated).
-        const { text, messages } = ended ?? { text: await result.text, messages: await result.responseMessages };
-        resolve(respond({ outcome, text, messages }));
-        return;
+        await result.finishReason;
+        outcome = 'aborted';
       } catch (responseError) {
         error = responseError;
         outcome = 'error';
@@ -140,3 +144,12 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
 
   return { stream, response };
 }
+
+/**
+ * `streamText` for the one consumer the chain has: the AI SDK's single-consumer
+ * variant keeps no replay branch (no tee, one stream hop less per part). It is
+ * experimental there, so plain `streamText` stands in if it goes away.
+ */
+type StreamOnce = (options: Parameters<typeof ai.streamText>[0]) => Pick<ReturnType<typeof ai.streamText>, 'stream' | 'finishReason'>;
+const streamOnce: StreamOnce =
+  ((ai as Record<string, unknown>).experimental_streamTextLowMemory as StreamOnce | undefined) ?? ai.streamText;

@@ -7,14 +7,12 @@ import {
   type UIMessage,
   type UIMessageStreamOptions,
 } from 'ai';
-import { createAsyncIterableStream } from 'ai/internal';
 import type { AdvisedResponse, AdvisedStream } from '../chain/advisor.ts';
 import type { AdvisorContext } from '../context/advisor-context.ts';
 import { UIMessageMetadata } from '../context/well-known-keys.ts';
 import type { Document } from '../document/document.ts';
-import { createReplayBroadcast } from './replay-broadcast.ts';
-
-type AsyncIterableStream<T> = ReturnType<typeof createAsyncIterableStream<T>>;
+import { asyncIterableStream, type AsyncIterableStream } from '../util/async-iterable-stream.ts';
+import { createReplayBroadcast, type ReplayBroadcast } from './replay-broadcast.ts';
 
 export interface ChatStreamResult {
   /** Every stream part (text, tool calls, sources, ...), as `streamText().stream` yields them. */
@@ -55,100 +53,118 @@ export interface ChatStreamResult {
  * advisors recorded.
  */
 export function createChatStreamResult(advised: Promise<AdvisedStream>, context: AdvisorContext): ChatStreamResult {
-  let finalResponse: AdvisedResponse | undefined;
-  const response = advised.then((advisedStream) => advisedStream.response);
-  // The `finish` part is held back until every `after` hook has run.
-  let heldFinish: TextStreamPart<ToolSet> | undefined;
-  const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();
-  let streamedError = false;
-  const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(async () => (await advised).stream, {
-    admit: (part) => {
-      firstPart.resolve(part);
-      streamedError ||= part.type === 'error';
-      if (part.type !== 'finish') return true;
-      heldFinish = part;
-      return false;
-    },
-    beforeClose: async (): Promise<TextStreamPart<ToolSet>[]> => {
-      firstPart.resolve(undefined);
-      const done = await response;
-      finalResponse = done;
-      if (heldFinish === undefined) return [];
-      // The model finished but an `after` hook failed (e.g. the memory store): report it in the stream, once.
-      return done.outcome === 'error' && !streamedError ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
-    },
-  });
+  return new DefaultChatStreamResult(advised, context);
+}
 
-  let drained: Promise<void> | undefined;
-  const consumeStream = () => {
-    drained ??= broadcast
-      .subscribe({ internal: true })
-      .pipeTo(new WritableStream())
-      .catch(() => {});
-    return drained;
-  };
-  const settled = () => {
-    void consumeStream();
-    return response;
-  };
+/**
+ * The result as a class: its getters live on the prototype. An object literal
+ * with getters costs V8 a runtime call per getter, microseconds on every turn.
+ * Methods stay own properties, so that they can be passed around unbound.
+ */
+class DefaultChatStreamResult implements ChatStreamResult {
+  readonly #broadcast: ReplayBroadcast<TextStreamPart<ToolSet>>;
+  readonly #response: Promise<AdvisedResponse>;
+  #drained: Promise<void> | undefined;
+  readonly firstPart: Promise<TextStreamPart<ToolSet> | undefined>;
+  readonly toUIMessageStream: ChatStreamResult['toUIMessageStream'];
+  readonly toUIMessageStreamResponse: ChatStreamResult['toUIMessageStreamResponse'];
+  readonly consumeStream: () => Promise<void>;
 
-  const messageMetadataFor =
-    (user?: UIMessageStreamOptions<UIMessage>['messageMetadata']) =>
-    ({ part }: { part: TextStreamPart<ToolSet> }) => {
-      const fromAdvisors =
-        part.type === 'start' || part.type === 'finish' ? (finalResponse?.context ?? context).get(UIMessageMetadata) : undefined;
-      const fromCaller = user?.({ part });
-      if (fromAdvisors === undefined) return fromCaller;
-      return { ...fromAdvisors, ...(fromCaller as Record<string, unknown> | undefined) };
-    };
-
-  const toUIStream = <UI_MESSAGE extends UIMessage>(options: UIMessageStreamOptions<UI_MESSAGE> = {}) =>
-    toUIMessageStream<ToolSet, UI_MESSAGE>({
-      sendSources: true,
-      ...options,
-      stream: broadcast.subscribe(),
-      messageMetadata: messageMetadataFor(
-        options.messageMetadata as UIMessageStreamOptions<UIMessage>['messageMetadata'],
-      ) as UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'],
+  constructor(advised: Promise<AdvisedStream>, context: AdvisorContext) {
+    let finalResponse: AdvisedResponse | undefined;
+    const response = advised.then((advisedStream) => advisedStream.response);
+    // The `finish` part is held back until every `after` hook has run.
+    let heldFinish: TextStreamPart<ToolSet> | undefined;
+    const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();
+    let streamedError = false;
+    const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(async () => (await advised).stream, {
+      admit: (part) => {
+        firstPart.resolve(part);
+        streamedError ||= part.type === 'error';
+        if (part.type !== 'finish') return true;
+        heldFinish = part;
+        return false;
+      },
+      beforeClose: async (): Promise<TextStreamPart<ToolSet>[]> => {
+        firstPart.resolve(undefined);
+        const done = await response;
+        finalResponse = done;
+        if (heldFinish === undefined) return [];
+        // The model finished but an `after` hook failed (e.g. the memory store): report it in the stream, once.
+        return done.outcome === 'error' && !streamedError ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
+      },
     });
 
-  return {
-    get stream() {
-      return createAsyncIterableStream(broadcast.subscribe());
-    },
-    get fullStream() {
-      return createAsyncIterableStream(broadcast.subscribe());
-    },
-    get textStream() {
-      return createAsyncIterableStream(
-        broadcast.subscribe<string>({
-          select: (part, controller) => {
-            if (part.type === 'text-delta' && part.text !== '') controller.enqueue(part.text);
-          },
-        }),
-      );
-    },
-    get text() {
-      return settled().then((done) => (done.outcome === 'finished' ? done.text : Promise.reject(done.error)));
-    },
-    get response() {
-      return settled();
-    },
-    get sources() {
-      return settled().then((done) => done.sources);
-    },
-    get metadata() {
-      return settled().then((done) => done.metadata);
-    },
-    get context() {
-      return settled().then((done) => done.context);
-    },
-    toUIMessageStream: toUIStream,
-    toUIMessageStreamResponse(options = {}) {
+    const messageMetadataFor =
+      (user?: UIMessageStreamOptions<UIMessage>['messageMetadata']) =>
+      ({ part }: { part: TextStreamPart<ToolSet> }) => {
+        const fromAdvisors =
+          part.type === 'start' || part.type === 'finish' ? (finalResponse?.context ?? context).get(UIMessageMetadata) : undefined;
+        const fromCaller = user?.({ part });
+        if (fromAdvisors === undefined) return fromCaller;
+        return { ...fromAdvisors, ...(fromCaller as Record<string, unknown> | undefined) };
+      };
+
+    const toUIStream = <UI_MESSAGE extends UIMessage>(options: UIMessageStreamOptions<UI_MESSAGE> = {}) =>
+      toUIMessageStream<ToolSet, UI_MESSAGE>({
+        sendSources: true,
+        ...options,
+        stream: broadcast.subscribe(),
+        messageMetadata: messageMetadataFor(
+          options.messageMetadata as UIMessageStreamOptions<UIMessage>['messageMetadata'],
+        ) as UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'],
+      });
+
+    this.#broadcast = broadcast;
+    this.#response = response;
+    this.firstPart = firstPart.promise;
+    this.toUIMessageStream = toUIStream;
+    this.toUIMessageStreamResponse = (options = {}) => {
       const { status, statusText, headers, ...streamOptions } = options;
       return createUIMessageStreamResponse({ stream: toUIStream(streamOptions), status, statusText, headers });
-    },
-    consumeStream,
-    firstPart: firstPart.promise,
-  };
+    };
+    this.consumeStream = () => {
+      this.#drained ??= broadcast
+        .subscribe({ internal: true })
+        .pipeTo(new WritableStream())
+        .catch(() => {});
+      return this.#drained;
+    };
+  }
+
+  get stream() {
+    return asyncIterableStream(this.#broadcast.subscribe());
+  }
+  get fullStream() {
+    return asyncIterableStream(this.#broadcast.subscribe());
+  }
+  get textStream() {
+    return asyncIterableStream(
+      this.#broadcast.subscribe<string>({
+        select: (part, controller) => {
+          if (part.type === 'text-delta' && part.text !== '') controller.enqueue(part.text);
+        },
+      }),
+    );
+  }
+  get text() {
+    return this.#settled().then((done) => (done.outcome === 'finished' ? done.text : Promise.reject(done.error)));
+  }
+  get response() {
+    return this.#settled();
+  }
+  get sources() {
+    return this.#settled().then((done) => done.sources);
+  }
+  get metadata() {
+    return this.#settled().then((done) => done.metadata);
+  }
+  get context() {
+    return this.#settled().then((done) => done.context);
+  }
+
+  #settled(): Promise<AdvisedResponse> {
+    void this.consumeStream();
+    return this.#response;
+  }
 }
