@@ -22,16 +22,20 @@ export function observeStep(
   observation: StepObservation,
 ): ReadableStream<TextStreamPart<ToolSet>> {
   const step = readStep(stream, observation);
+  let controller!: ReadableStreamDefaultController<TextStreamPart<ToolSet>>;
+  const deliver = (part: LanguageModelV4StreamPart) => {
+    controller.enqueue(toTextStreamPart(part));
+    if (step.prefixDue(part)) for (const sourcePart of observation.prefix) controller.enqueue(sourcePart);
+  };
+  const afterRead = (more: boolean) => {
+    if (!more) controller.close();
+  };
   return new ReadableStream<TextStreamPart<ToolSet>>(
     {
-      async pull(controller) {
-        const { part, done } = await step.read();
-        if (part !== undefined) {
-          controller.enqueue(toTextStreamPart(part));
-          if (step.prefixDue(part)) for (const sourcePart of observation.prefix) controller.enqueue(sourcePart);
-        }
-        if (done) controller.close();
+      start: (streamController) => {
+        controller = streamController;
       },
+      pull: () => step.next(deliver).then(afterRead),
       cancel: step.cancel,
       // Nothing is read before a consumer asks: a stream no advisor wrapped is replaced unread by `observeStepAsModelParts`.
     },
@@ -51,22 +55,31 @@ export function observeStepAsModelParts(
 ): ReadableStream<LanguageModelV4StreamPart> {
   const step = readStep(stream, observation);
   const prefix = observation.prefix.map(toModelStreamPart).filter((part) => part !== undefined);
+  let controller!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
   let heldFinish: LanguageModelV4StreamPart | undefined;
-  return new ReadableStream<LanguageModelV4StreamPart>({
+  let holding = false;
+  const deliver = (part: LanguageModelV4StreamPart) => {
+    holding = part.type === 'finish';
+    if (holding) heldFinish = part;
+    else controller.enqueue(part);
+    if (step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
+  };
+  const afterRead = (more: boolean): Promise<void> | undefined => {
+    if (!more) {
+      return closingParts(heldFinish, completion).then((parts) => {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      });
+    }
     // A pull that neither enqueues nor closes is not called again, so holding the finish part reads on.
-    async pull(controller) {
-      for (;;) {
-        const { part, done } = await step.read();
-        if (part?.type === 'finish') heldFinish = part;
-        else if (part !== undefined) controller.enqueue(part);
-        if (part !== undefined && step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
-        if (done) {
-          for (const closing of await closingParts(heldFinish, completion)) controller.enqueue(closing);
-          controller.close();
-        }
-        if (done || part?.type !== 'finish') return;
-      }
+    if (holding) return step.next(deliver).then(afterRead);
+    return undefined;
+  };
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start: (streamController) => {
+      controller = streamController;
     },
+    pull: () => step.next(deliver).then(afterRead),
     cancel: step.cancel,
   });
 }
@@ -108,7 +121,9 @@ async function closingParts(
 /**
  * Reads a step's model stream part by part: tool calls stamped with the turn
  * id, every part observed. The source is read only once a part is asked for,
- * so a stream built but never read leaves the model's stream untouched.
+ * so a stream built but never read leaves the model's stream untouched. Reads
+ * chain plain promise callbacks, without an async frame or a result object per
+ * part: this runs for every part of every answer.
  */
 function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation) {
   const step = new StepAggregator();
@@ -121,24 +136,30 @@ function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, a
     onEnd(step, outcome);
   };
   return {
-    /** The next part; `done` once the step has ended, after `onEnd` ran. A read failure comes back as an error part. */
-    async read(): Promise<{ part?: LanguageModelV4StreamPart; done: boolean }> {
+    /**
+     * Reads the next part into `deliver`; resolves `false` once the step has
+     * ended (after `onEnd` ran). A read failure is delivered as an error part.
+     */
+    next(deliver: (part: LanguageModelV4StreamPart) => void): Promise<boolean> {
       reader ??= stream.getReader();
-      let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
-      try {
-        next = await reader.read();
-      } catch (error) {
-        step.observe({ type: 'error', error });
-        end(abortSignal?.aborted ? 'aborted' : 'error');
-        return { part: { type: 'error', error }, done: true };
-      }
-      if (next.done) {
-        end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
-        return { done: true };
-      }
-      const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
-      step.observe(part);
-      return { part, done: false };
+      return reader.read().then(
+        (next) => {
+          if (next.done) {
+            end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
+            return false;
+          }
+          const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
+          step.observe(part);
+          deliver(part);
+          return true;
+        },
+        (error: unknown) => {
+          step.observe({ type: 'error', error });
+          end(abortSignal?.aborted ? 'aborted' : 'error');
+          deliver({ type: 'error', error });
+          return false;
+        },
+      );
     },
     /** True for the step's first `stream-start` part: the prefix goes right after it. */
     prefixDue(part: LanguageModelV4StreamPart): boolean {
