@@ -5,6 +5,7 @@ import { failedStream } from './failed-stream.ts';
 import { sortAdvisors } from './sort-advisors.ts';
 import { validateAdvisors } from './validate-advisors.ts';
 import { traceAdvisorHook } from '../telemetry/trace-advisor-hook.ts';
+import { withPlainStream, withResponse } from '../util/part-source.ts';
 import { isAbortError, wrapAdvisorError } from './wrap-advisor-error.ts';
 
 /**
@@ -107,7 +108,9 @@ async function invokeStream(
     if ('failed' in before) return afterStream(advisors, index, position, failedStream(before.failed));
     advised = before.request;
     if (advisor.aroundStream === undefined) continue;
-    const next: StreamNext = (nextRequest) => invokeStream(advisors, position + 1, checkRequest(nextRequest, advisor), terminal);
+    // Advisors may spread what `next` gives them: a stream built lazily becomes a plain property first.
+    const next: StreamNext = (nextRequest) =>
+      invokeStream(advisors, position + 1, checkRequest(nextRequest, advisor), terminal).then(withPlainStream);
     let advisedStream: AdvisedStream;
     try {
       advisedStream = await traceAdvisorHook(advised.context, advisor, 'around', () => advisor.aroundStream!(advised, next));
@@ -139,7 +142,10 @@ async function runAfters(advisors: readonly Advisor[], from: number, to: number,
 /** The stream with the `after` hooks of `advisors[from..to)` hung off its response: parts keep flowing unbuffered. */
 function afterStream(advisors: readonly Advisor[], from: number, to: number, advisedStream: AdvisedStream): AdvisedStream {
   if (!advisors.slice(from, to).some((advisor) => advisor.after)) return advisedStream;
-  return { stream: advisedStream.stream, response: advisedStream.response.then((response) => runAfters(advisors, from, to, response)) };
+  return withResponse(
+    advisedStream,
+    advisedStream.response.then((response) => runAfters(advisors, from, to, response)),
+  );
 }
 
 /** An advisor's `before` hook; a failure becomes a failed response naming the advisor. */

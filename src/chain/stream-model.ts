@@ -5,7 +5,7 @@ import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, T
 import { modelCallOptions } from './call-model.ts';
 import { documentSourcePart } from './document-source-part.ts';
 import { modelError, modelTimeout } from './model-error.ts';
-import { streamOfParts } from '../util/part-source.ts';
+import { LazyPartStream } from '../util/part-source.ts';
 
 /**
  * The end of a streaming chain: one `streamText` call, tool steps included.
@@ -140,9 +140,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     await settle('aborted');
     await reader.cancel(reason).catch(() => {});
   };
-  const stream = streamOfParts({ read, cancel });
-
-  return { stream, response };
+  return new LazyPartStream({ read, cancel }, response);
 }
 
 /**

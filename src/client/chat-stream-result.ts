@@ -77,7 +77,7 @@ class DefaultChatStreamResult implements ChatStreamResult {
     let heldFinish: TextStreamPart<ToolSet> | undefined;
     const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();
     let streamedError = false;
-    const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(async () => (await advised).stream, {
+    const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(() => advised, {
       admit: (part) => {
         firstPart.resolve(part);
         streamedError ||= part.type === 'error';

@@ -1,4 +1,4 @@
-import { partSourceOf, type PartSource } from '../util/part-source.ts';
+import { partSourceOf, type PartSource, type WithStream } from '../util/part-source.ts';
 
 /**
  * Reads one source stream once and serves any number of subscribers, each of
@@ -27,7 +27,7 @@ export interface ReplayBroadcastOptions<T> {
 }
 
 export function createReplayBroadcast<T>(
-  source: () => Promise<ReadableStream<T>>,
+  source: () => Promise<WithStream<T>>,
   { admit = () => true, beforeClose = async () => [] }: ReplayBroadcastOptions<T> = {},
 ): ReplayBroadcast<T> {
   const parts: T[] = [];

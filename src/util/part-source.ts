@@ -4,6 +4,11 @@ export interface PartSource<T> {
   cancel(reason?: unknown): Promise<void>;
 }
 
+/** Anything that carries a stream of parts, such as an `AdvisedStream`. */
+export interface WithStream<T> {
+  readonly stream: ReadableStream<T>;
+}
+
 const sources = new WeakMap<ReadableStream<unknown>, PartSource<unknown>>();
 
 /**
@@ -27,12 +32,70 @@ export function streamOfParts<T>(source: PartSource<T>): ReadableStream<T> {
   return stream;
 }
 
+/** The source of lazily built streams, and its stream once something asked for it. */
+interface PartCell<T> {
+  readonly source: PartSource<T>;
+  stream: ReadableStream<T> | undefined;
+  /** A consumer took the source itself. */
+  claimed: boolean;
+}
+
 /**
- * The parts of `stream`, read directly from its source when it came from
- * {@link streamOfParts} and was never read. Either way `stream` is locked:
- * it has one consumer.
+ * `{ stream, response }` whose stream is built from `source` only when first
+ * asked for: a consumer that takes the parts through {@link partSourceOf}
+ * never builds it (setting up a ReadableStream costs microseconds, on every
+ * turn). `stream` is a getter on the prototype, which a spread copy would
+ * lose: {@link withPlainStream} before handing one to code outside the library.
  */
-export function partSourceOf<T>(stream: ReadableStream<T>): PartSource<T> {
-  const reader = stream.getReader();
-  return (sources.get(stream) as PartSource<T> | undefined) ?? reader;
+export class LazyPartStream<T, R> implements WithStream<T> {
+  readonly #cell: PartCell<T>;
+  readonly response: R;
+
+  constructor(source: PartSource<T> | PartCell<T>, response: R) {
+    this.#cell = 'read' in source ? { source, stream: undefined, claimed: false } : source;
+    this.response = response;
+  }
+
+  get stream(): ReadableStream<T> {
+    const cell = this.#cell;
+    if (cell.stream === undefined) {
+      cell.stream = streamOfParts(cell.source);
+      // The source already has its consumer: the stream is locked, as one with a reader would be.
+      if (cell.claimed) cell.stream.getReader();
+    }
+    return cell.stream;
+  }
+
+  /** The same parts with another response; a stream not built yet stays unbuilt. */
+  withResponse<S>(response: S): LazyPartStream<T, S> {
+    return new LazyPartStream(this.#cell, response);
+  }
+
+  /** The source itself, for the stream's one consumer: a stream built already is locked, one built later comes locked. */
+  claim(): PartSource<T> {
+    this.#cell.stream?.getReader();
+    this.#cell.claimed = true;
+    return this.#cell.source;
+  }
+}
+
+/** `holder`'s parts with another response; a lazily built stream stays unbuilt. */
+export function withResponse<T, R>(holder: WithStream<T>, response: R): WithStream<T> & { readonly response: R } {
+  return holder instanceof LazyPartStream ? holder.withResponse(response) : { stream: holder.stream, response };
+}
+
+/** `holder` as a plain object, safe to spread, for code outside the library. */
+export function withPlainStream<T, R>(holder: WithStream<T> & { readonly response: R }): WithStream<T> & { readonly response: R } {
+  return holder instanceof LazyPartStream ? { stream: holder.stream, response: holder.response } : holder;
+}
+
+/**
+ * The parts of `holder`'s stream, read directly from their source when the
+ * stream came from {@link streamOfParts} or {@link LazyPartStream} and was
+ * never read. Either way the stream is locked: it has one consumer.
+ */
+export function partSourceOf<T>(holder: WithStream<T>): PartSource<T> {
+  if (holder instanceof LazyPartStream) return (holder as LazyPartStream<T, unknown>).claim();
+  const reader = holder.stream.getReader();
+  return (sources.get(holder.stream) as PartSource<T> | undefined) ?? reader;
 }

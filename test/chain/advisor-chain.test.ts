@@ -188,6 +188,28 @@ describe('short-circuit and re-entry', () => {
     expect(trace).toEqual([]);
   });
 
+  it('lets an around advisor rebuild what `next` gives it with a spread, stream included', async () => {
+    const model = mockModel([textParts(['streamed ', 'answer'])]);
+    const chat = createChatClient({
+      model,
+      advisors: [
+        {
+          name: 'relabelling',
+          aroundStream: async (request, next) => {
+            const advised = await next(request);
+            return { ...advised, response: advised.response.then((response) => ({ ...response, answeredBy: 'relabelling' })) };
+          },
+        },
+        tracingAdvisor('inner', [], 1),
+      ],
+    });
+    const streamed = chat.stream({ prompt: 'hi' });
+    let text = '';
+    for await (const delta of streamed.textStream) text += delta;
+    expect(text).toBe('streamed answer');
+    expect((await streamed.response).answeredBy).toBe('relabelling');
+  });
+
   it('lets an around advisor call the rest of the chain again (retry)', async () => {
     const model = mockModel([textParts(['draft']), textParts(['final answer'])]);
     const trace: string[] = [];
@@ -257,7 +279,7 @@ describe('a failing hook', () => {
     }
   });
 
-  it('in an around hook still runs that advisor\'s `after`, then the outer ones', async () => {
+  it("in an around hook still runs that advisor's `after`, then the outer ones", async () => {
     for (const path of ['stream', 'generate'] as const) {
       const model = mockModel([textParts(['never'])]);
       const trace: string[] = [];
