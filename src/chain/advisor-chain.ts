@@ -141,7 +141,9 @@ async function runAfters(advisors: readonly Advisor[], from: number, to: number,
 
 /** The stream with the `after` hooks of `advisors[from..to)` hung off its response: parts keep flowing unbuffered. */
 function afterStream(advisors: readonly Advisor[], from: number, to: number, advisedStream: AdvisedStream): AdvisedStream {
-  if (!advisors.slice(from, to).some((advisor) => advisor.after)) return advisedStream;
+  let withAfter = false;
+  for (let position = from; position < to && !withAfter; position++) withAfter = advisors[position].after !== undefined;
+  if (!withAfter) return advisedStream;
   return withResponse(
     advisedStream,
     advisedStream.response.then((response) => runAfters(advisors, from, to, response)),

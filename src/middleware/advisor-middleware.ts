@@ -164,7 +164,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
             let result: StreamResult;
             try {
-              result = await model.doStream({ ...params, prompt: stepPrompt });
+              result = await model.doStream(stepPrompt === params.prompt ? params : { ...params, prompt: stepPrompt });
             } catch (error) {
               modelFailure = { error };
               throw error;
