@@ -107,7 +107,7 @@ export interface Advisor {
   /** Default 0. Equal orders keep registration order. */
   readonly order?: number;
   before?(request: AdvisedRequest): AdvisedRequest | Promise<AdvisedRequest>;
-  /** Runs exactly once per turn on the aggregated response, for every outcome. */
+  /** Runs exactly once per turn on the aggregated response, for every outcome, once this advisor's `before` completed. */
   after?(response: AdvisedResponse): AdvisedResponse | Promise<AdvisedResponse>;
   aroundCall?(request: AdvisedRequest, next: CallNext): Promise<AdvisedResponse>;
   aroundStream?(request: AdvisedRequest, next: StreamNext): Promise<AdvisedStream>;
