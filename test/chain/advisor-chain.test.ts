@@ -255,73 +255,52 @@ describe('a failing hook', () => {
   const fail = () => {
     throw new Error('hook failed');
   };
-  /** One turn on either path; `generate` rejects with the failure the `after` hooks saw. */
-  const turn = async (chat: ReturnType<typeof createChatClient>, path: 'stream' | 'generate') => {
+
+  /**
+   * One turn on `path` through `outer`, `failing` (with `overrides`) and
+   * `inner`: the hooks that ran, and whether the model was called.
+   * `generate` rejects with the failure the `after` hooks saw.
+   */
+  async function turnThrough(path: 'stream' | 'generate', overrides: Partial<Advisor>) {
+    const model = mockModel([textParts(['answer'])]);
+    const trace: string[] = [];
+    const chat = createChatClient({
+      model,
+      advisors: [
+        recordingAdvisor('outer', 0, trace),
+        recordingAdvisor('failing', 1, trace, overrides),
+        recordingAdvisor('inner', 2, trace),
+      ],
+    });
     if (path === 'stream') await chat.stream({ prompt: 'hi' }).response;
     else await chat.generate({ prompt: 'hi' }).catch((error: unknown) => expect(error).toBeInstanceOf(ComponentError));
-  };
+    return { trace, modelCalls: model.doStreamCalls.length + model.doGenerateCalls.length };
+  }
 
-  it('in `before` skips that advisor and the inner ones; the outer advisors see the failure in `after`', async () => {
-    for (const path of ['stream', 'generate'] as const) {
-      const model = mockModel([textParts(['never'])]);
-      const trace: string[] = [];
-      const chat = createChatClient({
-        model,
-        advisors: [
-          recordingAdvisor('outer', 0, trace),
-          recordingAdvisor('failing', 1, trace, { before: fail }),
-          recordingAdvisor('inner', 2, trace),
-        ],
-      });
-      await turn(chat, path);
-      expect(trace, path).toEqual(['outer.before', 'outer.after(error failing.before)']);
-      expect(model.doStreamCalls.length + model.doGenerateCalls.length, path).toBe(0);
-    }
+  it.each(['stream', 'generate'] as const)(
+    'in `before` skips that advisor and the inner ones; the outer advisors see the failure in `after` (%s)',
+    async (path) => {
+      const { trace, modelCalls } = await turnThrough(path, { before: fail });
+      expect(trace).toEqual(['outer.before', 'outer.after(error failing.before)']);
+      expect(modelCalls).toBe(0);
+    },
+  );
+
+  it.each([
+    ['stream', 'aroundStream'],
+    ['generate', 'aroundCall'],
+  ] as const)("in an around hook still runs that advisor's `after`, then the outer ones (%s)", async (path, operation) => {
+    const { trace } = await turnThrough(path, { aroundStream: fail, aroundCall: fail });
+    expect(trace).toEqual([
+      'outer.before',
+      'failing.before',
+      `failing.after(error failing.${operation})`,
+      `outer.after(error failing.${operation})`,
+    ]);
   });
 
-  it("in an around hook still runs that advisor's `after`, then the outer ones", async () => {
-    for (const path of ['stream', 'generate'] as const) {
-      const model = mockModel([textParts(['never'])]);
-      const trace: string[] = [];
-      const chat = createChatClient({
-        model,
-        advisors: [
-          recordingAdvisor('outer', 0, trace),
-          recordingAdvisor('failing', 1, trace, { aroundStream: fail, aroundCall: fail }),
-          recordingAdvisor('inner', 2, trace),
-        ],
-      });
-      await turn(chat, path);
-      const operation = path === 'stream' ? 'aroundStream' : 'aroundCall';
-      expect(trace, path).toEqual([
-        'outer.before',
-        'failing.before',
-        `failing.after(error failing.${operation})`,
-        `outer.after(error failing.${operation})`,
-      ]);
-    }
-  });
-
-  it('in `after` reaches the outer `after` hooks as an error, which still run', async () => {
-    for (const path of ['stream', 'generate'] as const) {
-      const model = mockModel([textParts(['answer'])]);
-      const trace: string[] = [];
-      const chat = createChatClient({
-        model,
-        advisors: [
-          recordingAdvisor('outer', 0, trace),
-          recordingAdvisor('failing', 1, trace, { after: fail }),
-          recordingAdvisor('inner', 2, trace),
-        ],
-      });
-      await turn(chat, path);
-      expect(trace, path).toEqual([
-        'outer.before',
-        'failing.before',
-        'inner.before',
-        'inner.after(finished)',
-        'outer.after(error failing.after)',
-      ]);
-    }
+  it.each(['stream', 'generate'] as const)('in `after` reaches the outer `after` hooks as an error, which still run (%s)', async (path) => {
+    const { trace } = await turnThrough(path, { after: fail });
+    expect(trace).toEqual(['outer.before', 'failing.before', 'inner.before', 'inner.after(finished)', 'outer.after(error failing.after)']);
   });
 });
