@@ -21,8 +21,10 @@ export class AdvisorContext {
       for (const [name, data] of Object.entries(init.advisorMetadata)) {
         this.advisorMetadata[name] = { ...data };
       }
+    } else if (init === undefined) {
+      this.values = new Map();
     } else {
-      this.values = new Map(Object.entries(init ?? {}).filter(([, value]) => value !== undefined));
+      this.values = new Map(Object.entries(init).filter(([, value]) => value !== undefined));
     }
   }
 

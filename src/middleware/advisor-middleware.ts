@@ -86,7 +86,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
   const streamsWrapped = chain.advisors.some((advisor) => advisor.aroundStream !== undefined);
 
   /** The step's span when tracing, ended when the step's part of the turn settles; `undefined` (and no cost) otherwise. */
-  const traceStep = async (request: AdvisedRequest, step: 'first' | 'continuation') => {
+  const traceStep = (request: AdvisedRequest, step: 'first' | 'continuation'): Promise<TurnTelemetry> | undefined => {
     if (!tracing) return undefined;
     const modelId = modelIdOf(request.model);
     return startTurnTelemetry({
@@ -116,17 +116,24 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     };
   };
 
-  const advisedPrompt = async (advised: AdvisedRequest, params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
-    unchangedPrompt(advised, params.prompt) ??
-    Promise.resolve(model.supportedUrls).then((supportedUrls) =>
-      toModelPrompt({
-        instructions: advised.instructions,
-        messages: advised.messages,
-        original: params.prompt,
-        supportedUrls,
-        abortSignal: params.abortSignal,
-      }),
-    );
+  /** The step's prompt: the call's own when no advisor changed its messages or the instructions the chain `received`. */
+  const advisedPrompt = (
+    advised: AdvisedRequest,
+    received: AdvisedRequest,
+    params: LanguageModelV4CallOptions,
+    model: LanguageModelV4,
+  ): LanguageModelV4Prompt | Promise<LanguageModelV4Prompt> =>
+    unchanged(advised, received, params.prompt)
+      ? params.prompt
+      : Promise.resolve(model.supportedUrls).then((supportedUrls) =>
+          toModelPrompt({
+            instructions: advised.instructions,
+            messages: advised.messages,
+            original: params.prompt,
+            supportedUrls,
+            abortSignal: params.abortSignal,
+          }),
+        );
 
   /** A later step of a pending turn: the first step's advised prompt, then what the tool loop added since. */
   const continuation = (turn: PendingTurn, params: LanguageModelV4CallOptions) => {
@@ -160,7 +167,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         () => modelFailure,
         inTurn(stepTelemetry, () =>
           chain.stream(request, async (advised) => {
-            const stepPrompt = await advisedPrompt(advised, params, model);
+            const stepPrompt = await advisedPrompt(advised, request, params, model);
             const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
             let result: StreamResult;
             try {
@@ -231,7 +238,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const stepTelemetry = await traceStep(request, 'first');
       const called = inTurn(stepTelemetry, () =>
         chain.call(request, async (advised) => {
-          const stepPrompt = await advisedPrompt(advised, params, model);
+          const stepPrompt = await advisedPrompt(advised, request, params, model);
           const step = await generateStep(model, { ...params, prompt: stepPrompt }, advised, turnId);
           if (step.failure !== undefined) {
             modelFailure = step.failure;
@@ -366,11 +373,18 @@ function generateResultOf(response: AdvisedResponse): GenerateResult {
   };
 }
 
-/** The original prompt when no advisor changed the messages or the instructions. */
-function unchangedPrompt(advised: AdvisedRequest, prompt: LanguageModelV4Prompt): LanguageModelV4Prompt | undefined {
-  const original = fromModelPrompt(prompt);
-  if (advised.instructions !== original.instructions || advised.messages.length !== original.messages.length) return undefined;
-  return advised.messages.every((message, index) => message === original.messages[index]) ? prompt : undefined;
+/**
+ * True when no advisor changed the instructions the chain `received` or the
+ * prompt's messages: compared with the prompt itself, since an advisor may
+ * have changed the messages array in place.
+ */
+function unchanged(advised: AdvisedRequest, received: AdvisedRequest, prompt: LanguageModelV4Prompt): boolean {
+  if (advised.instructions !== received.instructions) return false;
+  let index = 0;
+  for (const message of prompt) {
+    if (message.role !== 'system' && advised.messages[index++] !== message) return false;
+  }
+  return index === advised.messages.length;
 }
 
 function advisorValues(params: LanguageModelV4CallOptions): Readonly<Record<string, unknown>> | undefined {

@@ -11,11 +11,13 @@ export function fromModelPrompt(prompt: LanguageModelV4Prompt): {
   instructions: string | undefined;
   messages: ModelMessage[];
 } {
-  const system = prompt.filter((message) => message.role === 'system').map((message) => message.content);
-  return {
-    instructions: system.length > 0 ? system.join('\n\n') : undefined,
-    messages: prompt.filter((message) => message.role !== 'system') as ModelMessage[],
-  };
+  let instructions: string | undefined;
+  const messages: ModelMessage[] = [];
+  for (const message of prompt) {
+    if (message.role === 'system') instructions = instructions === undefined ? message.content : `${instructions}\n\n${message.content}`;
+    else messages.push(message as ModelMessage);
+  }
+  return { instructions, messages };
 }
 
 /**
