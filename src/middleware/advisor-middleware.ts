@@ -13,7 +13,7 @@ import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { StepAggregator } from './step-aggregator.ts';
 import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
 import { observeStep, observeStepAsModelParts, toModelStream, type StepObservation } from './step-stream.ts';
-import { stampedTurnId, stampToolCall } from './turn-stamp.ts';
+import { lazyTurnId, stampedTurnId, stampToolCall } from './turn-stamp.ts';
 import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
 
@@ -145,8 +145,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     };
   };
 
-  const keepIfToolCalls = (turn: PendingTurn, finishReason: string | undefined, outcome: TurnOutcome) => {
-    if (outcome === 'finished' && finishReason === 'tool-calls') pending.add(turn);
+  /** Remembers the turn for its next step when this one ended on tool calls; `turn` is built only then. */
+  const keepIfToolCalls = (turn: () => PendingTurn, finishReason: string | undefined, outcome: TurnOutcome) => {
+    if (outcome === 'finished' && finishReason === 'tool-calls') pending.add(turn());
   };
 
   return {
@@ -156,7 +157,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const continued = pending.take(stampedTurnId(params.prompt));
       if (continued) return continueStream(continued, params, model);
 
-      const turnId = crypto.randomUUID();
+      const turnId = lazyTurnId();
       let modelResult: Omit<StreamResult, 'stream'> = {};
       let modelFailure: { error: unknown } | undefined;
       let terminal:
@@ -168,7 +169,12 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         inTurn(stepTelemetry, () =>
           chain.stream(request, async (advised) => {
             const stepPrompt = await advisedPrompt(advised, request, params, model);
-            const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+            const turn = (): PendingTurn => ({
+              turnId: turnId(),
+              advised,
+              advisedPrompt: stepPrompt,
+              originalPromptLength: params.prompt.length,
+            });
             let result: StreamResult;
             try {
               result = await model.doStream(stepPrompt === params.prompt ? params : { ...params, prompt: stepPrompt });
@@ -214,7 +220,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       if (continued) {
         const { stepParams, segment } = continuation(continued, params);
         const stepTelemetry = await traceStep(segment, 'continuation');
-        const step = await generateStep(model, stepParams, segment, continued.turnId);
+        const step = await generateStep(model, stepParams, segment, () => continued.turnId);
         if (step.failure !== undefined) {
           pending.add(continued);
           endStep(
@@ -223,7 +229,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
           );
           throw step.failure.error;
         }
-        keepIfToolCalls(continued, step.response.finishReason, 'finished');
+        keepIfToolCalls(() => continued, step.response.finishReason, 'finished');
         const completed = inTurn(stepTelemetry, () => chain.complete(step.response));
         endStep(stepTelemetry, completed);
         const done = await completed;
@@ -231,7 +237,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         return step.raw;
       }
 
-      const turnId = crypto.randomUUID();
+      const turnId = lazyTurnId();
       let raw: GenerateResult | undefined;
       let modelFailure: { error: unknown } | undefined;
       const request = startTurn(params, model);
@@ -245,7 +251,12 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             return step.response;
           }
           raw = step.raw;
-          const turn: PendingTurn = { turnId, advised, advisedPrompt: stepPrompt, originalPromptLength: params.prompt.length };
+          const turn = (): PendingTurn => ({
+            turnId: turnId(),
+            advised,
+            advisedPrompt: stepPrompt,
+            originalPromptLength: params.prompt.length,
+          });
           keepIfToolCalls(turn, step.response.finishReason, 'finished');
           return step.response;
         }),
@@ -277,10 +288,10 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     const completed = Promise.withResolvers<AdvisedResponse>();
     const observation: StepObservation = {
       prefix: [],
-      turnId: turn.turnId,
+      turnId: () => turn.turnId,
       abortSignal: params.abortSignal,
       onEnd: (step, outcome) => {
-        keepIfToolCalls(turn, step.finishReason, outcome);
+        keepIfToolCalls(() => turn, step.finishReason, outcome);
         completed.resolve(inTurn(stepTelemetry, () => chain.complete(stepResponse(segment, step, outcome))));
       },
     };
@@ -288,7 +299,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     return { ...rest, stream: observeStepAsModelParts(stream, observation, completed.promise) };
   }
 
-  async function generateStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest, turnId: string) {
+  async function generateStep(model: LanguageModelV4, params: LanguageModelV4CallOptions, advised: AdvisedRequest, turnId: () => string) {
     const step = new StepAggregator();
     let raw: GenerateResult;
     try {
@@ -297,7 +308,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const outcome = params.abortSignal?.aborted ? 'aborted' : 'error';
       return { failure: { error }, response: failedResponse(advised, modelError(error, 'generate'), outcome), raw: undefined };
     }
-    const content = raw.content.map((part) => (part.type === 'tool-call' ? stampToolCall(part, turnId) : part));
+    const content = raw.content.map((part) => (part.type === 'tool-call' ? stampToolCall(part, turnId()) : part));
     for (const part of content) step.addContent(part);
     step.observe({ type: 'finish', finishReason: raw.finishReason, usage: raw.usage });
     return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };

@@ -9,8 +9,8 @@ import { stampToolCall } from './turn-stamp.ts';
 export interface StepObservation {
   /** Parts sent right after the model's `stream-start` (the request's sources). */
   readonly prefix: readonly TextStreamPart<ToolSet>[];
-  /** Stamped into the step's tool calls, so that the next step names its turn. */
-  readonly turnId: string;
+  /** Stamped into the step's tool calls, so that the next step names its turn (drawn at the first one). */
+  readonly turnId: () => string;
   readonly abortSignal: AbortSignal | undefined;
   /** Called once, when the step ends for any reason. */
   readonly onEnd: (step: StepAggregator, outcome: TurnOutcome) => void;
@@ -148,7 +148,7 @@ function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, a
             end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
             return false;
           }
-          const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId) : next.value;
+          const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId()) : next.value;
           step.observe(part);
           deliver(part);
           return true;

@@ -11,6 +11,12 @@ const FIELD = 'middlewareTurnId';
 
 type ToolCall = Extract<LanguageModelV4StreamPart | LanguageModelV4Content, { type: 'tool-call' }>;
 
+/** A fresh turn id, drawn when first asked for: a step without tool calls never needs one. */
+export function lazyTurnId(): () => string {
+  let turnId: string | undefined;
+  return () => (turnId ??= crypto.randomUUID());
+}
+
 /** The tool call with the turn id added to its provider metadata. */
 export function stampToolCall<T extends ToolCall>(call: T, turnId: string): T {
   const metadata = call.providerMetadata ?? {};
