@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     });
     contenders.push(
       {
-        name: 'redis (ours, MULTI + RPUSH)',
+        name: 'redis (ours, APPEND to a log)',
         backend: 'redis',
         pattern: 'ours',
         store: redisChatMemoryStore({ client, keyPrefix }),

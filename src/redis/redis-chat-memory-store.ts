@@ -13,6 +13,7 @@ import type {
 } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
 import {
+  deserializeMemoryEntries,
   deserializeMemoryEntry,
   deserializeMemoryValue,
   serializeMemoryEntry,
@@ -43,28 +44,67 @@ const CANCELLED_ATTEMPT_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * A serialized entry longer than this keeps its message apart, in the conversation's hash of large messages, and
- * only its metadata in the list: a window that cannot keep the message never fetches or decodes it.
+ * only its metadata in the log: a window that cannot keep the message never fetches or decodes it.
  */
 const MESSAGE_APART_CHARS = 256 * 1024;
 
-// KEYS: messages, system, appends, tombstone, messages kept apart. ARGV: key, attempt id, ttl (0: none), '1' if a
-// system message follows, system, the number n of messages kept apart, n pairs (field, message), entries...
+/**
+ * The log of a conversation stops growing at this size (Redis strings hold at most 512 MB); later turns go to the
+ * conversation's list.
+ */
+const LOG_MAX_BYTES = 256 * 1024 * 1024;
+
+// KEYS: list, system, appends, tombstone, messages kept apart, log, log ends. ARGV: key, attempt id, ttl (0: none),
+// '1' if a system message follows, system, the number n of messages kept apart, n pairs (field, message), entries...
+// A turn goes to the log, each entry followed by a comma and its end offset pushed to the log ends, unless the
+// conversation has a list (written by 0.1, or the log is full): then to the list, one element per entry.
 // Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'duplicate' end
 if redis.call('EXISTS', KEYS[4]) == 1 then return 'cancelled' end
 local entries = 7 + 2 * tonumber(ARGV[6])
 for field = 7, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
-for first = entries, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+if entries <= #ARGV then
+  local size = redis.call('STRLEN', KEYS[6])
+  local ends = {}
+  for index = entries, #ARGV do
+    size = size + #ARGV[index] + 1
+    ends[#ends + 1] = size
+  end
+  if size <= ${LOG_MAX_BYTES} and redis.call('EXISTS', KEYS[1]) == 0 then
+    redis.call('APPEND', KEYS[6], table.concat(ARGV, ',', entries, #ARGV) .. ',')
+    for first = 1, #ends, 1000 do redis.call('RPUSH', KEYS[7], unpack(ends, first, math.min(first + 999, #ends))) end
+  else
+    for first = entries, #ARGV, 1000 do
+      redis.call('RPUSH', KEYS[1], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+    end
+  end
 end
 if ARGV[4] == '1' then redis.call('SET', KEYS[2], ARGV[5]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
-  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[5] }) do redis.call('EXPIRE', key, ttl) end
+  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7] }) do redis.call('EXPIRE', key, ttl) end
 end
 return 'stored'
+`);
+
+// KEYS: system, list, log, log ends. ARGV: the number of entries wanted (> 0). Returns the system message, the
+// newest entries of the log (their texts, each followed by a comma) and those of the list, which are newer.
+const READ_LAST_SCRIPT = script(`
+local last = tonumber(ARGV[1])
+local listed = redis.call('LRANGE', KEYS[2], -last, -1)
+local logged = ''
+local fromLog = last - #listed
+if fromLog > 0 then
+  local count = redis.call('LLEN', KEYS[4])
+  if count > fromLog then
+    logged = redis.call('GETRANGE', KEYS[3], redis.call('LINDEX', KEYS[4], -fromLog - 1), -1)
+  elseif count > 0 then
+    logged = redis.call('GET', KEYS[3])
+  end
+end
+return { redis.call('GET', KEYS[1]) or false, logged, listed }
 `);
 
 // KEYS: appends, tombstone. ARGV: key, attempt id, tombstone ttl.
@@ -76,31 +116,42 @@ return 'absent'
 `);
 
 /**
- * Chat memory in Redis: one list per conversation (`RPUSH` of serialized
- * entries, O(1) per message), one string for its system message and one hash
- * of the append keys already stored (key → attempt id). A turn is one Lua
- * script, so it is all or nothing and its key is checked in the same atomic
+ * Chat memory in Redis: one log per conversation, a string of its serialized
+ * entries each followed by a comma (`APPEND`, O(1) per message), with a list
+ * of where each entry ends (`RPUSH`), one string for its system message and
+ * one hash of the append keys already stored (key → attempt id). A turn is one
+ * Lua script, so it is all or nothing and its key is checked in the same atomic
  * step: an append whose key is in the hash is a `duplicate`, else one whose
- * attempt was settled is `cancelled`. Reads take the list tail with `LRANGE` and the
- * system message in one transaction. An entry is one list element, except
- * that a message whose entry serializes to more than 256 KiB is kept apart, in
- * a hash of large messages, with only its metadata in the list: a windowed read
+ * attempt was settled is `cancelled`. A whole read is one `GET` of the log
+ * (with the system message, in one transaction), decoded in one parse: as fast
+ * as reading a conversation stored as one JSON blob. A read of the newest
+ * entries is one script that finds where they start and returns them with
+ * `GETRANGE`.
+ *
+ * A message whose entry serializes to more than 256 KiB is kept apart, in a
+ * hash of large messages, with only its metadata in the log: a windowed read
  * fetches it (one `HMGET`) only when the window's budget can keep it, so a huge
  * old message costs a turn neither its transfer nor its decoding. Should the
  * window need it after all (a tool call whose result it keeps), chat memory
- * reads again with it. Entries kept apart are not readable by 0.1.
+ * reads again with it.
+ *
+ * Conversations written by 0.1 are lists of entries, one element each; they
+ * stay lists, and new turns go to the list. A conversation whose log would
+ * grow past 256 MiB goes on in a list too; its entries follow the log's.
+ * Logs and entries kept apart are not readable by 0.1.
  *
  * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
  * that expires after 7 days: an append
  * still queued in node-redis's offline queue or in a stalled server finds it
  * and writes nothing.
  *
- * Keys are `<prefix>:{<id>}:messages`, `<prefix>:{<id>}:messages-apart`,
+ * Keys are `<prefix>:{<id>}:log`, `<prefix>:{<id>}:log-ends`,
+ * `<prefix>:{<id>}:messages` (the list), `<prefix>:{<id>}:messages-apart`,
  * `<prefix>:{<id>}:system` and `<prefix>:{<id>}:appends`, with the id
  * percent-encoded (everything but letters, digits and `-_.~`), so ids
  * containing `:`, `*`, `?`, `[` or `%` never reach another conversation's
  * keys, and all keys of a conversation hash to the same cluster slot.
- * `ttlSeconds` applies to all four. The store never lists keys by pattern.
+ * `ttlSeconds` applies to all of them. The store never lists keys by pattern.
  *
  * @example
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
@@ -144,6 +195,8 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
     return {
       messages: `${base}:messages`,
       messagesApart: `${base}:messages-apart`,
+      log: `${base}:log`,
+      logEnds: `${base}:log-ends`,
       system: `${base}:system`,
       appends: `${base}:appends`,
       cancelled: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
@@ -167,21 +220,23 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return (await runScript(
-        redis,
-        APPEND_SCRIPT,
-        [key.messages, key.system, key.appends, key.cancelled(turn.attemptId), key.messagesApart],
-        [
-          turn.key,
-          turn.attemptId,
-          String(ttlSeconds ?? 0),
-          system === undefined ? '0' : '1',
-          system ?? '',
-          String(apart.length / 2),
-          ...apart,
-          ...entries,
-        ],
-      )) as AppendOutcome;
+      return String(
+        await runScript(
+          redis,
+          APPEND_SCRIPT,
+          [key.messages, key.system, key.appends, key.cancelled(turn.attemptId), key.messagesApart, key.log, key.logEnds],
+          [
+            turn.key,
+            turn.attemptId,
+            String(ttlSeconds ?? 0),
+            system === undefined ? '0' : '1',
+            system ?? '',
+            String(apart.length / 2),
+            ...apart,
+            ...entries,
+          ],
+        ),
+      ) as AppendOutcome;
     },
 
     async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
@@ -189,12 +244,14 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       validateAppendAttempt(attempt, component);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      return (await runScript(
-        redis,
-        SETTLE_SCRIPT,
-        [key.appends, key.cancelled(attempt.attemptId)],
-        [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
-      )) as SettledAppend;
+      return String(
+        await runScript(
+          redis,
+          SETTLE_SCRIPT,
+          [key.appends, key.cancelled(attempt.attemptId)],
+          [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
+        ),
+      ) as SettledAppend;
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {
@@ -208,12 +265,17 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       // A message kept apart is missing only when the conversation was cleared (or expired) between the two reads: read again.
       for (let attempt = 1; ; attempt++) {
         readOptions?.abortSignal?.throwIfAborted();
-        const [system, texts] = (await redis
-          .multi()
-          .get(key.system)
-          .lRange(key.messages, last === undefined ? 0 : -last, -1)
-          .exec()) as unknown as [string | null, string[]];
-        const entries = await withMessagesApart(redis, key.messagesApart, texts.map(deserializeMemoryEntry), readOptions?.windowBudget);
+        const [system, logged, listed] = (
+          last === undefined
+            ? await redis.multi().get(key.system).get(key.log).lRange(key.messages, 0, -1).exec()
+            : await runScript(redis, READ_LAST_SCRIPT, [key.system, key.messages, key.log, key.logEnds], [String(last)])
+        ) as [string | null, string | null, string[]];
+        const entries = await withMessagesApart(
+          redis,
+          key.messagesApart,
+          [...entriesOfLog(logged), ...listed.map(deserializeMemoryEntry)],
+          readOptions?.windowBudget,
+        );
         if (entries !== undefined) return { ...systemOf(system), entries };
         if (attempt === 2) {
           throw new ComponentError({
@@ -230,7 +292,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
       // Tombstones are left to expire: they are not listed anywhere, and the store never scans for keys.
-      await redis.del([key.messages, key.messagesApart, key.system, key.appends]);
+      await redis.del([key.log, key.logEnds, key.messages, key.messagesApart, key.system, key.appends]);
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */
@@ -250,20 +312,25 @@ function script(source: string): LuaScript {
 }
 
 /** Runs a script by its digest, sending its source once if the server does not have it (any client, including ones passed in). */
-async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, keys: string[], args: string[]): Promise<string> {
+async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, keys: string[], args: string[]): Promise<unknown> {
   try {
-    return String(await redis.evalSha(sha1, { keys, arguments: args }));
+    return await redis.evalSha(sha1, { keys, arguments: args });
   } catch (error) {
     if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-    return String(await redis.eval(source, { keys, arguments: args }));
+    return await redis.eval(source, { keys, arguments: args });
   }
+}
+
+/** The entries of a log's text (serialized entries, each followed by a comma), decoded in one parse. */
+function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
+  return logged === null || logged === '' ? [] : deserializeMemoryEntries(`[${logged.slice(0, -1)}]`);
 }
 
 function systemOf(system: string | null): Pick<StoredHistory, 'system'> {
   return system === null ? {} : { system: deserializeMemoryEntry(system) };
 }
 
-/** A list element whose message is kept apart, in the conversation's hash of large messages, under `messageApart`. */
+/** A stored entry whose message is kept apart, in the conversation's hash of large messages, under `messageApart`. */
 type EntryApart = { readonly metadata: MemoryEntryMetadata; readonly messageApart: string; readonly message?: undefined };
 
 /**

@@ -2,6 +2,8 @@ import { createClient } from 'redis';
 import type { ModelMessage } from 'ai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createChatMemory, inMemoryChatMemoryStore, tokenWindow } from '../../src/memory/index.ts';
+import type { MemoryEntry } from '../../src/memory/memory-entry.ts';
+import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
@@ -45,13 +47,13 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
     return keys.sort();
   }
 
-  it('writes only namespaced keys in one hash slot: a list, a system key and a hash of append keys per conversation', async () => {
+  it('writes only namespaced keys in one hash slot: a log, its entry ends, a system key and a hash of append keys per conversation', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix });
     const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]);
     await store.appendTurn('a:b*', turn);
     const base = `${keyPrefix}:{a%3Ab%2A}`;
-    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:messages`, `${base}:system`]);
-    expect(await client.type(`${base}:messages`)).toBe('list');
+    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:log`, `${base}:log-ends`, `${base}:system`]);
+    expect(await client.type(`${base}:log`)).toBe('string');
     expect(await client.hGetAll(`${base}:appends`)).toEqual({ [turn.key]: turn.attemptId });
 
     await store.settleAppend('a:b*', { key: 'never-sent', attemptId: 'attempt:1' });
@@ -68,11 +70,61 @@ describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
   it('expires a conversation, its system message and its append keys after ttlSeconds', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
     await store.appendTurn('ttl', turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]));
-    for (const suffix of ['messages', 'system', 'appends']) {
+    for (const suffix of ['log', 'log-ends', 'system', 'appends']) {
       const ttl = await client.ttl(`${keyPrefix}:{ttl}:${suffix}`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60);
     }
+  });
+
+  describe('a conversation stored as a list, one element per entry (as 0.1 wrote every conversation)', () => {
+    const conversation = Array.from({ length: 6 }, (_, index) =>
+      entriesOf([
+        { role: 'user', content: `question ${index}` },
+        { role: 'assistant', content: [{ type: 'text', text: `answer ${index}` }] },
+      ]),
+    );
+    const listKey = (id: string) => `${keyPrefix}:{${id}}:messages`;
+    const contents = (entries: readonly MemoryEntry[]) => entries.map((entry) => entry.message.content);
+
+    it('is read whole and by its newest entries, and later turns go to the same list', async () => {
+      const store = redisChatMemoryStore({ client, keyPrefix });
+      await client.rPush(listKey('legacy'), conversation.slice(0, 4).flat().map(serializeMemoryEntry));
+      for (const entries of conversation.slice(4)) await store.appendTurn('legacy', turnOf(entries));
+
+      expect(await client.lLen(listKey('legacy'))).toBe(12);
+      expect(await keysOf('legacy')).not.toContain(`${keyPrefix}:{legacy}:log`);
+      expect((await store.read('legacy')).entries).toEqual(conversation.flat());
+      expect(contents((await store.read('legacy', { last: 3 })).entries)).toEqual(contents(conversation.flat().slice(-3)));
+    });
+
+    it('follows the log when a list was started after it (a 0.1 process appending during an upgrade)', async () => {
+      const store = redisChatMemoryStore({ client, keyPrefix });
+      for (const entries of conversation.slice(0, 3)) await store.appendTurn('upgrading', turnOf(entries));
+      await client.rPush(listKey('upgrading'), conversation[3].map(serializeMemoryEntry));
+      for (const entries of conversation.slice(4)) await store.appendTurn('upgrading', turnOf(entries));
+
+      expect(await client.lLen(listKey('upgrading'))).toBe(6);
+      expect((await store.read('upgrading')).entries).toEqual(conversation.flat());
+      for (const last of [1, 6, 7, 11, 12, 13]) {
+        expect(contents((await store.read('upgrading', { last })).entries)).toEqual(contents(conversation.flat().slice(-last)));
+      }
+    });
+
+    it('takes the turns that would grow a log past 256 MiB', async () => {
+      const store = redisChatMemoryStore({ client, keyPrefix });
+      const logKey = `${keyPrefix}:{full}:log`;
+      // A log of 256 MiB less 10 bytes, written server-side: no turn fits in it any more.
+      await client.setRange(logKey, 256 * 1024 * 1024 - 11, ',');
+      try {
+        await store.appendTurn('full', turnOf(conversation[0]));
+        expect(await client.lLen(listKey('full'))).toBe(2);
+        expect(await client.strLen(logKey)).toBe(256 * 1024 * 1024 - 10);
+        expect(contents((await store.read('full', { last: 2 })).entries)).toEqual(contents(conversation[0]));
+      } finally {
+        await store.clear('full');
+      }
+    });
   });
 
   it('loads its scripts into a server that has none (after SCRIPT FLUSH) and appends a turn of 2,500 messages whole', async () => {
