@@ -169,12 +169,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         inTurn(stepTelemetry, () =>
           chain.stream(request, async (advised) => {
             const stepPrompt = await advisedPrompt(advised, request, params, model);
-            const turn = (): PendingTurn => ({
-              turnId: turnId(),
-              advised,
-              advisedPrompt: stepPrompt,
-              originalPromptLength: params.prompt.length,
-            });
+            const turn = pendingTurn(turnId, advised, stepPrompt, params);
             let result: StreamResult;
             try {
               result = await model.doStream(stepPrompt === params.prompt ? params : { ...params, prompt: stepPrompt });
@@ -251,13 +246,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             return step.response;
           }
           raw = step.raw;
-          const turn = (): PendingTurn => ({
-            turnId: turnId(),
-            advised,
-            advisedPrompt: stepPrompt,
-            originalPromptLength: params.prompt.length,
-          });
-          keepIfToolCalls(turn, step.response.finishReason, 'finished');
+          keepIfToolCalls(pendingTurn(turnId, advised, stepPrompt, params), step.response.finishReason, 'finished');
           return step.response;
         }),
       );
@@ -403,4 +392,14 @@ function advisorValues(params: LanguageModelV4CallOptions): Readonly<Record<stri
     component: 'advisor-middleware',
     argument: 'providerOptions.advisors',
   });
+}
+
+/** The first step's turn, for its next steps; built (and its id drawn) only when a step ends on tool calls. */
+function pendingTurn(
+  turnId: () => string,
+  advised: AdvisedRequest,
+  advisedPrompt: LanguageModelV4Prompt,
+  params: LanguageModelV4CallOptions,
+): () => PendingTurn {
+  return () => ({ turnId: turnId(), advised, advisedPrompt, originalPromptLength: params.prompt.length });
 }
