@@ -164,14 +164,14 @@ async function main(): Promise<void> {
     await pool.query(`CREATE TABLE "${tableName}_rmw" (conversation_id text PRIMARY KEY, history text NOT NULL)`);
     cleanups.push(async () => {
       await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
+        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
       );
       await pool.end();
     });
     const store = postgresChatMemoryStore({ pool, tableName });
     contenders.push(
       {
-        name: 'postgres (ours, one multi-row INSERT)',
+        name: 'postgres (ours, INSERT, older entries in segments)',
         backend: 'postgres',
         pattern: 'ours',
         store,

@@ -1,7 +1,10 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 export interface ChatMemoryTableOptions {
-  /** Table of conversation entries; `<table>_system`, `<table>_appends` and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`. */
+  /**
+   * Table of conversation entries; `<table>_system`, `<table>_appends`, `<table>_segments`, `<table>_conversations`
+   * and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`.
+   */
   readonly tableName?: string;
   /** Schema of the tables. Default `public`. */
   readonly schemaName?: string;
@@ -13,6 +16,10 @@ export interface ChatMemoryTables {
   readonly system: string;
   /** Append keys and attempt ids already claimed, per conversation. */
   readonly appends: string;
+  /** Runs of older entries, each kept as one text. */
+  readonly segments: string;
+  /** Per conversation: the row its appends and compactions lock, the entries appended and when to compact next. */
+  readonly conversations: string;
   readonly turnSequence: string;
   /** Key for the advisory lock that serializes concurrent migrations. */
   readonly lockKey: string;
@@ -38,6 +45,8 @@ export function chatMemoryTables(
     entries: qualified(tableName),
     system: qualified(`${tableName}_system`),
     appends: qualified(`${tableName}_appends`),
+    segments: qualified(`${tableName}_segments`),
+    conversations: qualified(`${tableName}_conversations`),
     turnSequence: qualified(`${tableName}_turn_seq`),
     lockKey: `ai-advisors:chat-memory:${schemaName}.${tableName}`,
   };
@@ -51,8 +60,11 @@ export function chatMemoryTables(
  * by position, so concurrent turns on one conversation never interleave or
  * collide, and the primary key serves "latest N entries of a conversation".
  * `<table>_appends` holds the claimed append keys (`key:<key>`) and attempt
- * ids (`attempt:<id>`) that make appends idempotent; a deployment created by an
- * earlier version gets it by running the migration again.
+ * ids (`attempt:<id>`) that make appends idempotent. `<table>_segments` holds
+ * runs of older entries moved out of the entries table, each as one text
+ * (`postgresChatMemoryStore`'s `compaction`), and `<table>_conversations` one
+ * row per conversation that its appends lock. A deployment created by an
+ * earlier version gets the new tables by running the migration again.
  *
  * @example
  * await pool.query(chatMemoryMigration({ tableName: 'chat_memory' }));
@@ -79,5 +91,18 @@ CREATE TABLE IF NOT EXISTS ${tables.appends} (
   conversation_id text NOT NULL,
   append_key text NOT NULL,
   PRIMARY KEY (conversation_id, append_key)
+);
+CREATE TABLE IF NOT EXISTS ${tables.segments} (
+  conversation_id text NOT NULL,
+  last_turn_seq bigint NOT NULL,
+  last_position integer NOT NULL,
+  entry_count integer NOT NULL,
+  entries text NOT NULL,
+  PRIMARY KEY (conversation_id, last_turn_seq, last_position)
+);
+CREATE TABLE IF NOT EXISTS ${tables.conversations} (
+  conversation_id text PRIMARY KEY,
+  appended bigint NOT NULL,
+  compact_at bigint NOT NULL
 );`;
 }

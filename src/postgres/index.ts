@@ -5,5 +5,5 @@ await importPeer({ packageName: 'pg', entryPoint: 'ai-advisors/postgres', load: 
 const store = await import('./postgres-chat-memory-store.ts');
 
 export const postgresChatMemoryStore: typeof store.postgresChatMemoryStore = store.postgresChatMemoryStore;
-export type { PostgresChatMemoryStoreOptions, PostgresQueryable } from './postgres-chat-memory-store.ts';
+export type { PostgresChatMemoryCompaction, PostgresChatMemoryStoreOptions, PostgresQueryable } from './postgres-chat-memory-store.ts';
 export { chatMemoryMigration, type ChatMemoryTableOptions } from './chat-memory-schema.ts';

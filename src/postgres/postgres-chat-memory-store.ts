@@ -25,12 +25,35 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
   readonly connectionString?: string;
   /** Create the tables on first use (default true). Set false when you run `chatMemoryMigration()` yourself. */
   readonly createTables?: boolean;
+  /**
+   * How older entries are moved into segments (one text per run of entries), so that a whole read fetches and
+   * decodes a few large values instead of a row per message. `false` keeps every entry a row.
+   */
+  readonly compaction?: PostgresChatMemoryCompaction | false;
 }
 
+export interface PostgresChatMemoryCompaction {
+  /** Entries per segment (a segment also ends at 1 MiB). Default 256. */
+  readonly segmentEntries?: number;
+}
+
+/**
+ * The newest entries a compaction leaves as rows. As entries are only ever added after it, the newest this many
+ * entries of a conversation are always rows: a read of up to this many takes them from the rows alone.
+ */
+const KEEP_NEWEST_ENTRIES = 64;
+
+/** An entry whose message and metadata serialize to more than this stays a row: a window that cannot keep it never decodes it. */
+const ROW_APART_BYTES = 256 * 1024;
+const SEGMENT_MAX_BYTES = 1024 * 1024;
+
 interface EntryRow {
-  readonly kind: 'system' | 'entry';
+  readonly kind: 'system' | 'entry' | 'segment';
+  /** A segment's row is the JSON array `[last turn, last position, [entries...]]`. */
   readonly message: string;
-  readonly metadata: string;
+  readonly metadata: string | null;
+  readonly turn: string | null;
+  readonly position: number | null;
 }
 
 /**
@@ -49,8 +72,22 @@ interface EntryRow {
  * server-side `statement_timeout` per query would cost a round trip):
  * settling is what makes its outcome final.
  *
- * Reads use the primary key to take the latest N entries. Conversation ids
- * only ever travel as query parameters.
+ * Older entries move into segments, one text per run of up to 256 entries
+ * (`compaction`): once 256 entries beyond the newest 64 have been appended, the
+ * append that sees it moves them, in one statement, each entry once. A whole
+ * read then fetches a few large values and decodes each in one parse, instead
+ * of a row per message (10k messages: a few dozen rows). The newest 64 entries,
+ * and any entry over 256 KiB, stay rows, whose messages are decoded only when
+ * used: a window of up to 64 entries reads no segment, and a huge old message
+ * is never decoded by a window that cannot keep it. Appends of a conversation
+ * lock its row in `<table>_conversations`, so they draw turn numbers in the
+ * order they commit: a compaction never moves an entry past one still being
+ * written.
+ *
+ * Reads use the primary keys to take the latest N entries. Conversation ids
+ * only ever travel as query parameters. Conversations stored by 0.1 are
+ * compacted on their next append; 0.1 cannot read segments (upgrade every
+ * process first).
  *
  * @example
  * import { postgresChatMemoryStore } from 'ai-advisors/postgres';
@@ -65,6 +102,7 @@ export function postgresChatMemoryStore(
   if (typeof createTables !== 'boolean') {
     throw new AdvisorArgumentError({ component, argument: 'createTables', message: 'expected a boolean' });
   }
+  const compaction = compactionOptions(options.compaction, component);
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (options.pool === undefined && (typeof connectionString !== 'string' || connectionString === '')) {
     throw new AdvisorArgumentError({
@@ -99,13 +137,57 @@ export function postgresChatMemoryStore(
     abortSignal?.throwIfAborted();
   }
 
-  // Both reads are one statement, so the system message and the entries come from one snapshot.
+  // Each read is one statement, so the system message, the rows and the segments come from one snapshot.
 
   /**
-   * The latest entries, each message decoded when first used: a window reads every entry's metadata but keeps only
-   * the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
+   * The latest entries, each message of a row decoded when first used: a window reads every entry's metadata but
+   * keeps only the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
+   * Past the entries that are always rows, when the rows newer than every segment are fewer than `last`, the newest
+   * segments that make up the rest come too; rows left out of segments (large entries, a run too short to close) may
+   * be older than a segment, so rows and segments are put in order by their keys.
    */
   async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
+    if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
+    const { rows } = await pool.query<EntryRow>(
+      `WITH tail AS (
+  SELECT message::text AS message, metadata::text AS metadata, turn_seq, position FROM ${tables.entries}
+  WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2
+),
+segments AS (
+  SELECT last_turn_seq, last_position, entries,
+    sum(entry_count) OVER (ORDER BY last_turn_seq DESC, last_position DESC) - entry_count AS newer_in_segments
+  FROM ${tables.segments} WHERE conversation_id = $1
+),
+newer_rows AS (
+  SELECT count(*) AS n FROM tail
+  WHERE NOT EXISTS (SELECT 1 FROM segments WHERE (last_turn_seq, last_position) > (tail.turn_seq, tail.position))
+)
+SELECT 'system' AS kind, message::text, metadata::text, NULL AS turn, NULL::integer AS position
+FROM ${tables.system} WHERE conversation_id = $1
+UNION ALL
+SELECT 'entry', message, metadata, turn_seq::text, position FROM tail
+UNION ALL
+SELECT 'segment', '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]', NULL, NULL, NULL
+FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
+      [conversationId, last],
+    );
+    const system = rows.find((row) => row.kind === 'system');
+    const entryRows = rows.filter((row) => row.kind === 'entry');
+    const segmentRows = rows.filter((row) => row.kind === 'segment');
+    const entries =
+      segmentRows.length === 0
+        ? entryRows.reverse().map(toLazyEntry)
+        : inKeyOrder([
+            ...segmentRows.map((row) => deserializeMemoryValue(row.message) as SegmentUnit),
+            ...entryRows.map((row): RowUnit => [Number(row.turn), row.position!, row]),
+          ])
+            .flatMap(entriesOfUnit)
+            .slice(-last);
+    return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
+  }
+
+  /** The newest `last` entries when they are all rows (at most the 64 a compaction leaves). */
+  async function readNewestRows(conversationId: string, last: number): Promise<StoredHistory> {
     const { rows } = await pool.query<EntryRow>(
       `SELECT 'system' AS kind, message::text, metadata::text FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
@@ -122,14 +204,17 @@ UNION ALL
   }
 
   /**
-   * The whole history, every message used: each row is one JSON array `[turn, position, message, metadata]` (the
-   * system message's turn is null), so the client decodes one value per row instead of four columns and two texts.
-   * The rows are put in order here: for a long conversation PostgreSQL picks a bitmap scan and a sort that costs
-   * more than sorting its rows, which arrive almost in order, in place.
+   * The whole history, every message used: each row is one JSON array, `[turn, position, message, metadata]` for an
+   * entry (the system message's turn is null) and `[last turn, last position, [entries...]]` for a segment, so the
+   * client decodes one value per row instead of four columns and two texts. The rows are put in order here: for a
+   * long conversation PostgreSQL picks a bitmap scan and a sort that costs more than sorting its rows, which arrive
+   * almost in order, in place.
    */
   async function readWhole(conversationId: string): Promise<StoredHistory> {
     const { rows } = await pool.query<[string]>({
       text: `SELECT '[null,null,' || message::text || ',' || metadata::text || ']' FROM ${tables.system} WHERE conversation_id = $1
+UNION ALL
+SELECT '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]' FROM ${tables.segments} WHERE conversation_id = $1
 UNION ALL
 SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']'
 FROM ${tables.entries} WHERE conversation_id = $1`,
@@ -137,12 +222,56 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
       rowMode: 'array',
     });
     const decoded = rows.map(([text]) => deserializeMemoryValue(text) as WholeRow);
-    const systemRow = decoded.find(([turn]) => turn === null);
-    const entries = decoded.filter(([turn]) => turn !== null).sort(byTurnAndPosition);
+    const systemRow = decoded.find(([turn]) => turn === null) as EntryUnit | undefined;
+    const units = inKeyOrder(decoded.filter(([turn]) => turn !== null) as Array<EntryUnit | SegmentUnit>);
     return {
       ...(systemRow === undefined ? {} : { system: decodedMemoryEntry(systemRow[2], systemRow[3]) }),
-      entries: entries.map(([, , message, metadata]) => decodedMemoryEntry(message, metadata)),
+      entries: units.flatMap(entriesOfUnit),
     };
+  }
+
+  /**
+   * Moves the conversation's older entries into segments: runs of up to `segmentEntries` entries (or 1 MiB), oldest
+   * first, leaving the newest 64 entries and every large entry as rows. A run that ends at a large entry
+   * is closed even when short; a run still open at the end waits for more entries. Appends and compactions of one
+   * conversation lock its row in `<table>_conversations`, and an append draws its turn number only once it holds
+   * that lock, so every row a compaction sees is older than every row still being written: a segment never has a
+   * newer entry appear before it.
+   */
+  async function compact(conversationId: string, { segmentEntries }: Required<PostgresChatMemoryCompaction>) {
+    const { rows } = await pool.query<[string, number, number]>({
+      text: `SELECT turn_seq::text, position, octet_length(message::text) + octet_length(metadata::text)
+FROM ${tables.entries} WHERE conversation_id = $1 ORDER BY turn_seq, position`,
+      values: [conversationId],
+      rowMode: 'array',
+    });
+    const runs = segmentRuns(rows.slice(0, Math.max(0, rows.length - KEEP_NEWEST_ENTRIES)), segmentEntries);
+    await pool.query(
+      `WITH conversation AS (UPDATE ${tables.conversations} SET compact_at = appended + $6 WHERE conversation_id = $1 RETURNING 1),
+runs AS (
+  SELECT * FROM unnest($2::bigint[], $3::integer[], $4::bigint[], $5::integer[])
+    AS run(first_turn, first_position, last_turn, last_position)
+),
+moved AS (
+  DELETE FROM ${tables.entries} AS entry USING runs, conversation
+  WHERE entry.conversation_id = $1
+    AND (entry.turn_seq, entry.position) >= (runs.first_turn, runs.first_position)
+    AND (entry.turn_seq, entry.position) <= (runs.last_turn, runs.last_position)
+  RETURNING entry.turn_seq, entry.position, entry.message, entry.metadata, runs.last_turn, runs.last_position
+)
+INSERT INTO ${tables.segments} (conversation_id, last_turn_seq, last_position, entry_count, entries)
+SELECT $1, last_turn, last_position, count(*),
+  string_agg('{"message":' || message::text || ',"metadata":' || metadata::text || '}', ',' ORDER BY turn_seq, position)
+FROM moved GROUP BY last_turn, last_position`,
+      [
+        conversationId,
+        runs.map((run) => run.first[0]),
+        runs.map((run) => run.first[1]),
+        runs.map((run) => run.last[0]),
+        runs.map((run) => run.last[1]),
+        segmentEntries,
+      ],
+    );
   }
 
   return {
@@ -155,7 +284,7 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
       const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
-      const { rows } = await pool.query<{ outcome: AppendOutcome }>(
+      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean }>(
         `WITH attempt AS (
   INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $6::text)
   ON CONFLICT DO NOTHING RETURNING 1
@@ -164,7 +293,15 @@ claim AS (
   INSERT INTO ${tables.appends} (conversation_id, append_key) SELECT $1, 'key:' || $7::text FROM attempt
   ON CONFLICT DO NOTHING RETURNING 1
 ),
-turn AS (SELECT nextval('${tables.turnSequence}') AS seq FROM claim),
+conversation AS (
+  INSERT INTO ${tables.conversations} (conversation_id, appended, compact_at)
+  SELECT $1, cardinality($2::text[]),
+    CASE WHEN EXISTS (SELECT 1 FROM ${tables.entries} WHERE conversation_id = $1) THEN 0 ELSE $8::bigint END
+  FROM claim
+  ON CONFLICT (conversation_id) DO UPDATE SET appended = ${tables.conversations}.appended + excluded.appended
+  RETURNING appended >= compact_at AS compact
+),
+turn AS (SELECT nextval('${tables.turnSequence}') AS seq FROM conversation),
 system AS (
   INSERT INTO ${tables.system} (conversation_id, message, metadata)
   SELECT $1, $4::text::json, $5::text::json FROM claim WHERE $4::text IS NOT NULL
@@ -176,7 +313,7 @@ entries AS (
   SELECT $1, turn.seq, entry.position, entry.message::json, entry.metadata::json
   FROM turn, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
 )
-SELECT CASE
+SELECT coalesce((SELECT compact FROM conversation), false) AS compact, CASE
   WHEN EXISTS (SELECT 1 FROM claim) THEN 'stored'
   WHEN EXISTS (SELECT 1 FROM attempt)
     OR EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $7::text) THEN 'duplicate'
@@ -190,9 +327,15 @@ END AS outcome`,
           system === undefined ? null : serializeMemoryMetadata(system.metadata),
           attemptId,
           key,
+          compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
         ],
       );
-      return rows[0].outcome;
+      const [{ outcome, compact: due }] = rows;
+      if (due && compaction !== false) {
+        // The turn is stored whatever happens here: a compaction that fails leaves rows, which read the same, and the next append tries again.
+        await compact(conversationId, compaction).catch(() => {});
+      }
+      return outcome;
     },
 
     async settleAppend(conversationId, attempt, callOptions): Promise<SettledAppend> {
@@ -224,7 +367,9 @@ END AS outcome`,
       await ready(callOptions?.abortSignal);
       await pool.query(
         `WITH system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1),
-appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1)
+appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1),
+segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1),
+conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1)
 DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
         [conversationId],
       );
@@ -240,13 +385,66 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
   };
 }
 
-/** A row of a whole read: turn, position, message, metadata (turn and position null for the system message). */
-type WholeRow = [number | null, number | null, unknown, unknown];
+/** An entry of a whole read: turn, position, message, metadata (turn and position null for the system message). */
+type EntryUnit = [number | null, number | null, unknown, unknown];
+/** A segment: the key of its last entry and its entries, oldest first. */
+type SegmentUnit = [number, number, Array<{ message: unknown; metadata: unknown }>];
+/** A row of a windowed read, with its key. */
+type RowUnit = [number, number, EntryRow];
+type WholeRow = EntryUnit | SegmentUnit;
 
-function byTurnAndPosition(a: WholeRow, b: WholeRow): number {
-  return a[0]! - b[0]! || a[1]! - b[1]!;
+/** Rows and segments by key (turn, then position): no row's key falls inside a segment, so this orders their entries. */
+function inKeyOrder<Unit extends EntryUnit | SegmentUnit | RowUnit>(units: Unit[]): Unit[] {
+  return units.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
 }
 
-function toLazyEntry(row: EntryRow): MemoryEntry {
-  return lazyMemoryEntry(row.message, deserializeMemoryMetadata(row.metadata));
+function entriesOfUnit(unit: EntryUnit | SegmentUnit | RowUnit): MemoryEntry[] {
+  if (unit.length === 4) return [decodedMemoryEntry(unit[2], unit[3])];
+  const [, , content] = unit;
+  return Array.isArray(content) ? content.map((entry) => decodedMemoryEntry(entry.message, entry.metadata)) : [toLazyEntry(content)];
+}
+
+/** The runs of `rows` (turn, position, bytes; oldest first) that make segments, as the keys of their first and last entries. */
+function segmentRuns(
+  rows: ReadonlyArray<readonly [string, number, number]>,
+  segmentEntries: number,
+): Array<{ first: readonly [string, number]; last: readonly [string, number] }> {
+  const runs: Array<{ first: readonly [string, number]; last: readonly [string, number] }> = [];
+  let start = -1;
+  let bytes = 0;
+  const close = (end: number) => {
+    if (start >= 0) runs.push({ first: [rows[start][0], rows[start][1]], last: [rows[end][0], rows[end][1]] });
+    start = -1;
+    bytes = 0;
+  };
+  rows.forEach(([, , size], index) => {
+    if (size > ROW_APART_BYTES) return close(index - 1);
+    if (start < 0) start = index;
+    bytes += size;
+    if (index - start + 1 === segmentEntries || bytes >= SEGMENT_MAX_BYTES) close(index);
+  });
+  return runs;
+}
+
+function compactionOptions(
+  compaction: PostgresChatMemoryStoreOptions['compaction'],
+  component: string,
+): Required<PostgresChatMemoryCompaction> | false {
+  if (compaction === false) return false;
+  if (compaction !== undefined && (compaction === null || typeof compaction !== 'object')) {
+    throw new AdvisorArgumentError({ component, argument: 'compaction', message: 'expected an options object or false' });
+  }
+  const { segmentEntries = 256 } = compaction ?? {};
+  if (!Number.isSafeInteger(segmentEntries) || segmentEntries < 2) {
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'compaction.segmentEntries',
+      message: `expected an integer >= 2, got ${String(segmentEntries)}`,
+    });
+  }
+  return { segmentEntries };
+}
+
+function toLazyEntry(row: Pick<EntryRow, 'message' | 'metadata'>): MemoryEntry {
+  return lazyMemoryEntry(row.message, deserializeMemoryMetadata(row.metadata!));
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createChatMemory, tokenWindow } from '../../src/memory/index.ts';
+import type { ModelMessage } from 'ai';
+import { createChatMemory, inMemoryChatMemoryStore, tokenWindow, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
 import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
@@ -17,7 +18,7 @@ describe('chatMemoryMigration', () => {
 });
 
 function dropTables(table: string): string {
-  return `DROP TABLE IF EXISTS "${table}", "${table}_system", "${table}_appends"; DROP SEQUENCE IF EXISTS "${table}_turn_seq";`;
+  return `DROP TABLE IF EXISTS "${table}", "${table}_system", "${table}_appends", "${table}_segments", "${table}_conversations"; DROP SEQUENCE IF EXISTS "${table}_turn_seq";`;
 }
 
 describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', () => {
@@ -86,7 +87,7 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       const stores = Array.from({ length: 5 }, () => postgresChatMemoryStore({ pool, tableName: fresh }));
       await Promise.all(stores.map((store) => store.read('x')));
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE $1`, [`${fresh}%`]);
-      expect(rows[0].n).toBe(3);
+      expect(rows[0].n).toBe(5);
     } finally {
       await pool.query(dropTables(fresh));
     }
@@ -147,6 +148,133 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       await locker.query('ROLLBACK').catch(() => undefined);
       locker.release();
     }
+  });
+
+  describe('compaction into segments', () => {
+    // The newest 64 entries always stay rows; older ones go into segments of 8.
+    const compaction = { segmentEntries: 8 };
+    const big: ModelMessage = { role: 'user', content: `Long paste: ${'lorem ipsum '.repeat(30_000)}` };
+    /** Turns of one to three messages, one of them over 256 KiB, and a system message. */
+    const conversation: MemoryEntry[][] = Array.from({ length: 60 }, (_, turn) =>
+      entriesOf(
+        turn === 12
+          ? [big]
+          : Array.from({ length: 1 + (turn % 3) }, (_, index) => ({
+              role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+              content: `turn ${turn} message ${index}`,
+            })),
+      ),
+    );
+    const system = entriesOf([{ role: 'system', content: 'Be brief.' }])[0];
+    const total = conversation.flat().length;
+    const plain = (entries: readonly MemoryEntry[]) => entries.map(({ message, metadata }) => ({ message, metadata }));
+
+    async function appendAll(store: ChatMemoryStore, conversationId: string, turns: MemoryEntry[][]) {
+      for (const [index, entries] of turns.entries()) {
+        await store.appendTurn(conversationId, turnOf(entries, index === 0 ? system : undefined));
+      }
+    }
+
+    async function expectSameHistory(store: ChatMemoryStore, reference: ChatMemoryStore, conversationId: string) {
+      const whole = await store.read(conversationId);
+      const expected = await reference.read(conversationId);
+      expect(plain(whole.entries)).toEqual(plain(expected.entries));
+      expect(whole.system?.message).toEqual(expected.system?.message);
+      for (const last of [0, 1, 3, 63, 64, 65, 70, 90, total - 1, total, total + 5]) {
+        expect(plain((await store.read(conversationId, { last })).entries)).toEqual(plain(expected.entries.slice(-last || Infinity)));
+      }
+    }
+
+    async function countRows(conversationId: string) {
+      const { rows } = await pool.query<{ entries: number; segments: number; segmented: number }>(
+        `SELECT (SELECT count(*)::int FROM "${tableName}" WHERE conversation_id = $1) AS entries,
+  (SELECT count(*)::int FROM "${tableName}_segments" WHERE conversation_id = $1) AS segments,
+  (SELECT coalesce(sum(entry_count), 0)::int FROM "${tableName}_segments" WHERE conversation_id = $1) AS segmented`,
+        [conversationId],
+      );
+      return rows[0];
+    }
+
+    it('moves older entries into segments, keeps the newest and the large ones as rows, and reads the same history', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName, compaction });
+      const reference = inMemoryChatMemoryStore();
+      await appendAll(store, 'segmented', conversation);
+      await appendAll(reference, 'segmented', conversation);
+
+      const counts = await countRows('segmented');
+      expect(counts.segments).toBeGreaterThanOrEqual(3);
+      expect(counts.entries + counts.segmented).toBe(total);
+      expect(counts.entries).toBeLessThan(64 + 8 * 2 + 2);
+      const { rows } = await pool.query(
+        `SELECT 1 FROM "${tableName}" WHERE conversation_id = 'segmented' AND message::text LIKE '%Long paste%'`,
+      );
+      expect(rows).toHaveLength(1);
+      await expectSameHistory(store, reference, 'segmented');
+
+      await store.clear('segmented');
+      expect(await countRows('segmented')).toEqual({ entries: 0, segments: 0, segmented: 0 });
+    });
+
+    it('never decodes a large entry left among segments for a window that cannot keep it', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName, compaction });
+      const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 2_000 }) });
+      for (const entries of conversation)
+        await memory.appendTurn(
+          'large-among-segments',
+          entries.map((entry) => entry.message),
+        );
+      expect((await countRows('large-among-segments')).segments).toBeGreaterThanOrEqual(3);
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const messages = await memory.messages('large-among-segments');
+        expect(messages.at(-1)).toEqual(conversation.at(-1)!.at(-1)!.message);
+        expect(messages).not.toContainEqual(big);
+        expect(parse.mock.calls.filter(([text]) => text.includes('Long paste'))).toEqual([]);
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('compacts a conversation stored before segments existed on its next append', async () => {
+      const reference = inMemoryChatMemoryStore();
+      await appendAll(postgresChatMemoryStore({ pool, tableName, compaction: false }), 'before-segments', conversation.slice(0, 50));
+      await pool.query(`DELETE FROM "${tableName}_conversations" WHERE conversation_id = 'before-segments'`);
+      expect((await countRows('before-segments')).segments).toBe(0);
+
+      const store = postgresChatMemoryStore({ pool, tableName, compaction });
+      await store.appendTurn('before-segments', turnOf(conversation[50]));
+      await appendAll(reference, 'before-segments', conversation.slice(0, 51));
+      expect((await countRows('before-segments')).segments).toBeGreaterThanOrEqual(2);
+      const { entries } = await store.read('before-segments');
+      expect(plain(entries)).toEqual(plain((await reference.read('before-segments')).entries));
+    });
+
+    it('loses no turn and keeps every turn whole and in order when turns and compactions run concurrently', async () => {
+      const stores = Array.from({ length: 4 }, () => postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } }));
+      const turns = Array.from({ length: 60 }, (_, turn) =>
+        entriesOf([
+          { role: 'user', content: `q${turn}` },
+          { role: 'assistant', content: `a${turn}` },
+        ]),
+      );
+      const outcomes = await Promise.all(turns.map((entries, index) => stores[index % 4].appendTurn('concurrent', turnOf(entries))));
+      expect(outcomes.every((outcome) => outcome === 'stored')).toBe(true);
+      expect((await countRows('concurrent')).segments).toBeGreaterThan(0);
+
+      const contents = (await stores[0].read('concurrent')).entries.map((entry) => String(entry.message.content));
+      expect(contents).toHaveLength(120);
+      for (let index = 0; index < 120; index += 2) expect(contents[index + 1]).toBe(`a${contents[index].slice(1)}`);
+      expect(new Set(contents).size).toBe(120);
+      for (let last = 1; last <= 120; last += 7) {
+        expect((await stores[1].read('concurrent', { last })).entries.map((entry) => entry.message.content)).toEqual(contents.slice(-last));
+      }
+    });
+
+    it('validates its options', () => {
+      for (const bad of [null, 'yes', { segmentEntries: 1 }, { segmentEntries: 2.5 }, { segmentEntries: Infinity }]) {
+        expect(() => postgresChatMemoryStore({ pool, tableName, compaction: bad as never })).toThrow(/compaction/);
+      }
+    });
   });
 
   /** Backends of this pool waiting for a lock on the chat memory table. */
