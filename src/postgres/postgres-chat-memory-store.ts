@@ -42,6 +42,8 @@ export interface PostgresChatMemoryCompaction {
  * entries of a conversation are always rows: a read of up to this many takes them from the rows alone.
  */
 const KEEP_NEWEST_ENTRIES = 64;
+/** A compaction moves at most this many segments' worth of entries, so that one append never waits on a whole backlog. */
+const MAX_RUNS_PER_COMPACTION = 64;
 
 /** An entry whose message and metadata serialize to more than this stays a row: a window that cannot keep it never decodes it. */
 const ROW_APART_BYTES = 256 * 1024;
@@ -86,8 +88,8 @@ interface EntryRow {
  *
  * Reads use the primary keys to take the latest N entries. Conversation ids
  * only ever travel as query parameters. Conversations stored by 0.1 are
- * compacted on their next append; 0.1 cannot read segments (upgrade every
- * process first).
+ * compacted over their next appends, at most 64 segments per append; 0.1
+ * cannot read segments (upgrade every process first).
  *
  * @example
  * import { postgresChatMemoryStore } from 'ai-advisors/postgres';
@@ -239,13 +241,20 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
    * newer entry appear before it.
    */
   async function compact(conversationId: string, { segmentEntries }: Required<PostgresChatMemoryCompaction>) {
+    const planned = MAX_RUNS_PER_COMPACTION * segmentEntries;
     const { rows } = await pool.query<[string, number, number]>({
       text: `SELECT turn_seq::text, position, octet_length(message::text) + octet_length(metadata::text)
-FROM ${tables.entries} WHERE conversation_id = $1 ORDER BY turn_seq, position`,
-      values: [conversationId],
+FROM ${tables.entries} WHERE conversation_id = $1 AND (turn_seq, position) < (
+  SELECT turn_seq, position FROM ${tables.entries} WHERE conversation_id = $1
+  ORDER BY turn_seq DESC, position DESC OFFSET $2 LIMIT 1
+)
+ORDER BY turn_seq, position LIMIT $3`,
+      values: [conversationId, KEEP_NEWEST_ENTRIES - 1, planned],
       rowMode: 'array',
     });
-    const runs = segmentRuns(rows.slice(0, Math.max(0, rows.length - KEEP_NEWEST_ENTRIES)), segmentEntries);
+    const runs = segmentRuns(rows, segmentEntries);
+    // A backlog (a long conversation stored before segments) is moved a bounded batch per append, the next one due at once.
+    const nextIn = rows.length === planned ? 0 : segmentEntries;
     await pool.query(
       `WITH conversation AS (UPDATE ${tables.conversations} SET compact_at = appended + $6 WHERE conversation_id = $1 RETURNING 1),
 runs AS (
@@ -269,7 +278,7 @@ FROM moved GROUP BY last_turn, last_position`,
         runs.map((run) => run.first[1]),
         runs.map((run) => run.last[0]),
         runs.map((run) => run.last[1]),
-        segmentEntries,
+        nextIn,
       ],
     );
   }

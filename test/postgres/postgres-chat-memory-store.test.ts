@@ -249,6 +249,26 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       expect(plain(entries)).toEqual(plain((await reference.read('before-segments')).entries));
     });
 
+    it('moves a long backlog a bounded batch per append: 64 segments at most, the next batch due on the next append', async () => {
+      const legacy = postgresChatMemoryStore({ pool, tableName, compaction: false });
+      const turns = Array.from({ length: 310 }, (_, turn) => entriesOf([{ role: 'user', content: `m${turn}` }]));
+      await legacy.appendTurn('backlog', turnOf(turns.slice(0, 300).flat()));
+      await pool.query(`DELETE FROM "${tableName}_conversations" WHERE conversation_id = 'backlog'`);
+
+      const store = postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 2 } });
+      const segmentsAfter: number[] = [];
+      for (const entries of turns.slice(300)) {
+        await store.appendTurn('backlog', turnOf(entries));
+        segmentsAfter.push((await countRows('backlog')).segments);
+      }
+      // 301 entries, 64 stay rows: 64 segments of 2 (128 entries) move on the first append, the 110 left on the next.
+      expect(segmentsAfter.slice(0, 3)).toEqual([64, 119, 119]);
+      expect((await countRows('backlog')).entries).toBeLessThanOrEqual(64 + 2);
+      expect((await store.read('backlog')).entries.map((entry) => entry.message.content)).toEqual(
+        turns.map((turn) => turn[0].message.content),
+      );
+    });
+
     it('loses no turn and keeps every turn whole and in order when turns and compactions run concurrently', async () => {
       const stores = Array.from({ length: 4 }, () => postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } }));
       const turns = Array.from({ length: 60 }, (_, turn) =>
