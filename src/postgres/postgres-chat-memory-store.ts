@@ -42,6 +42,8 @@ export interface PostgresChatMemoryCompaction {
  * entries of a conversation are always rows: a read of up to this many takes them from the rows alone.
  */
 const KEEP_NEWEST_ENTRIES = 64;
+/** `compact_at` of a conversation being cleared: no compaction runs any more. */
+const NEVER = '9223372036854775807';
 /** A compaction moves at most this many segments' worth of entries, so that one append never waits on a whole backlog. */
 const MAX_RUNS_PER_COMPACTION = 64;
 
@@ -256,7 +258,9 @@ ORDER BY turn_seq, position LIMIT $3`,
     // A backlog (a long conversation stored before segments) is moved a bounded batch per append, the next one due at once.
     const nextIn = rows.length === planned ? 0 : segmentEntries;
     await pool.query(
-      `WITH conversation AS (UPDATE ${tables.conversations} SET compact_at = appended + $6 WHERE conversation_id = $1 RETURNING 1),
+      `WITH conversation AS (
+  UPDATE ${tables.conversations} SET compact_at = appended + $6 WHERE conversation_id = $1 AND compact_at <= appended RETURNING 1
+),
 runs AS (
   SELECT * FROM unnest($2::bigint[], $3::integer[], $4::bigint[], $5::integer[])
     AS run(first_turn, first_position, last_turn, last_position)
@@ -374,12 +378,17 @@ END AS outcome`,
     async clear(conversationId, callOptions) {
       validateConversationId(conversationId, component);
       await ready(callOptions?.abortSignal);
+      // First, on its own: wait for a compaction moving entries and stop any other, so that the deletes below, whose
+      // snapshot starts after it, see every segment there is.
+      await pool.query(`UPDATE ${tables.conversations} SET compact_at = ${NEVER} WHERE conversation_id = $1`, [conversationId]);
+      // The conversation's row is locked before anything else, as appends lock it: no deadlock with one in flight.
       await pool.query(
-        `WITH system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1),
-appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1),
-segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1),
-conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1)
-DELETE FROM ${tables.entries} WHERE conversation_id = $1`,
+        `WITH conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1 RETURNING 1),
+locked AS (SELECT count(*) FROM conversation),
+system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0),
+appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0),
+segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0)
+DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0`,
         [conversationId],
       );
     },

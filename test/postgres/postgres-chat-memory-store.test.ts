@@ -290,6 +290,36 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
       }
     });
 
+    it('clears a conversation while a compaction is moving its entries: nothing of the cleared history comes back', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 8 } });
+      const turns = Array.from({ length: 80 }, (_, turn) => entriesOf([{ role: 'user', content: `c${turn}` }]));
+      // 72 entries, one short of a compaction (64 + 8).
+      for (const entries of turns.slice(0, 71)) await store.appendTurn('cleared-mid-compaction', turnOf(entries));
+      const { rows: oldest } = await pool.query(
+        `SELECT turn_seq, position FROM "${tableName}" WHERE conversation_id = 'cleared-mid-compaction' ORDER BY turn_seq, position LIMIT 8`,
+      );
+      // An uncommitted segment with the key of the first run: the compaction's INSERT waits for it, holding its locks.
+      const locker = await pool.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query(
+          `INSERT INTO "${tableName}_segments" (conversation_id, last_turn_seq, last_position, entry_count, entries) VALUES ('cleared-mid-compaction', $1, $2, 0, '')`,
+          [oldest[7].turn_seq, oldest[7].position],
+        );
+        const appended = store.appendTurn('cleared-mid-compaction', turnOf(turns[71]));
+        await expect.poll(() => statementsWaiting(), { timeout: 5_000 }).toBe(1);
+        const cleared = store.clear('cleared-mid-compaction');
+        await expect.poll(() => statementsWaiting(), { timeout: 5_000 }).toBe(2);
+        await locker.query('ROLLBACK');
+        await Promise.all([appended, cleared]);
+      } finally {
+        await locker.query('ROLLBACK').catch(() => undefined);
+        locker.release();
+      }
+      expect(await countRows('cleared-mid-compaction')).toEqual({ entries: 0, segments: 0, segmented: 0 });
+      expect((await store.read('cleared-mid-compaction')).entries).toEqual([]);
+    });
+
     it('validates its options', () => {
       for (const bad of [null, 'yes', { segmentEntries: 1 }, { segmentEntries: 2.5 }, { segmentEntries: Infinity }]) {
         expect(() => postgresChatMemoryStore({ pool, tableName, compaction: bad as never })).toThrow(/compaction/);
@@ -302,6 +332,15 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
     const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)`, [
       `"${tableName}"`,
     ]);
+    return rows[0].n;
+  }
+
+  /** Statements on this suite's tables waiting for a lock (a row or key lock shows as a wait on a transaction). */
+  async function statementsWaiting(): Promise<number> {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position($1 in query) > 0`,
+      [tableName],
+    );
     return rows[0].n;
   }
 });
