@@ -154,15 +154,24 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
     // The newest 64 entries always stay rows; older ones go into segments of 8.
     const compaction = { segmentEntries: 8 };
     const big: ModelMessage = { role: 'user', content: `Long paste: ${'lorem ipsum '.repeat(30_000)}` };
-    /** Turns of one to three messages, one of them over 256 KiB, and a system message. */
+    const withFile: ModelMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in this file?' },
+        { type: 'file', data: new Uint8Array([0, 1, 2, 254, 255]), mediaType: 'application/octet-stream' },
+      ],
+    };
+    /** Turns of one to three messages, one of them over 256 KiB, one with binary data, and a system message. */
     const conversation: MemoryEntry[][] = Array.from({ length: 60 }, (_, turn) =>
       entriesOf(
         turn === 12
           ? [big]
-          : Array.from({ length: 1 + (turn % 3) }, (_, index) => ({
-              role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
-              content: `turn ${turn} message ${index}`,
-            })),
+          : turn === 3
+            ? [withFile]
+            : Array.from({ length: 1 + (turn % 3) }, (_, index) => ({
+                role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+                content: `turn ${turn} message ${index}`,
+              })),
       ),
     );
     const system = entriesOf([{ role: 'system', content: 'Be brief.' }])[0];
