@@ -384,11 +384,10 @@ END AS outcome`,
       // The conversation's row is locked before anything else, as appends lock it: no deadlock with one in flight.
       await pool.query(
         `WITH conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1 RETURNING 1),
-locked AS (SELECT count(*) FROM conversation),
-system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0),
-appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0),
-segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0)
-DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM locked) >= 0`,
+system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
+appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
+segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0)
+DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0`,
         [conversationId],
       );
     },
