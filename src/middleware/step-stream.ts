@@ -21,21 +21,21 @@ export function observeStep(
   stream: ReadableStream<LanguageModelV4StreamPart>,
   observation: StepObservation,
 ): ReadableStream<TextStreamPart<ToolSet>> {
-  const step = readStep(stream, observation);
   let controller!: ReadableStreamDefaultController<TextStreamPart<ToolSet>>;
-  const deliver = (part: LanguageModelV4StreamPart) => {
-    controller.enqueue(toTextStreamPart(part));
-    if (step.prefixDue(part)) for (const sourcePart of observation.prefix) controller.enqueue(sourcePart);
-  };
-  const afterRead = (more: boolean) => {
-    if (!more) controller.close();
-  };
+  const step = readStep(stream, observation, {
+    deliver: (part, prefixDue) => {
+      controller.enqueue(toTextStreamPart(part));
+      if (prefixDue) for (const sourcePart of observation.prefix) controller.enqueue(sourcePart);
+      return undefined;
+    },
+    close: () => controller.close(),
+  });
   return new ReadableStream<TextStreamPart<ToolSet>>(
     {
       start: (streamController) => {
         controller = streamController;
       },
-      pull: () => step.next(deliver).then(afterRead),
+      pull: step.pull,
       cancel: step.cancel,
       // Nothing is read before a consumer asks: a stream no advisor wrapped is replaced unread by `observeStepAsModelParts`.
     },
@@ -53,33 +53,31 @@ export function observeStepAsModelParts(
   observation: StepObservation,
   completion: Promise<AdvisedResponse | undefined>,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  const step = readStep(stream, observation);
   const prefix = observation.prefix.map(toModelStreamPart).filter((part) => part !== undefined);
   let controller!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
   let heldFinish: LanguageModelV4StreamPart | undefined;
-  let holding = false;
-  const deliver = (part: LanguageModelV4StreamPart) => {
-    holding = part.type === 'finish';
-    if (holding) heldFinish = part;
-    else controller.enqueue(part);
-    if (step.prefixDue(part)) for (const sourcePart of prefix) controller.enqueue(sourcePart);
-  };
-  const afterRead = (more: boolean): Promise<void> | undefined => {
-    if (!more) {
-      return closingParts(heldFinish, completion).then((parts) => {
+  const step = readStep(stream, observation, {
+    deliver: (part, prefixDue) => {
+      if (part.type === 'finish') {
+        heldFinish = part;
+        // A pull that neither enqueues nor closes is not called again, so holding the finish part reads on.
+        return step.pull();
+      }
+      controller.enqueue(part);
+      if (prefixDue) for (const sourcePart of prefix) controller.enqueue(sourcePart);
+      return undefined;
+    },
+    close: () =>
+      closingParts(heldFinish, completion).then((parts) => {
         for (const part of parts) controller.enqueue(part);
         controller.close();
-      });
-    }
-    // A pull that neither enqueues nor closes is not called again, so holding the finish part reads on.
-    if (holding) return step.next(deliver).then(afterRead);
-    return undefined;
-  };
+      }),
+  });
   return new ReadableStream<LanguageModelV4StreamPart>({
     start: (streamController) => {
       controller = streamController;
     },
-    pull: () => step.next(deliver).then(afterRead),
+    pull: step.pull,
     cancel: step.cancel,
   });
 }
@@ -118,14 +116,23 @@ async function closingParts(
   return done?.outcome === 'error' ? [{ type: 'error', error: done.error }, heldFinish] : [heldFinish];
 }
 
+/** Where {@link readStep} puts what it reads; a returned promise is the pull's until it settles. */
+interface StepSink {
+  /** One part; `prefixDue` for the step's first `stream-start`, after which the prefix goes. */
+  deliver(part: LanguageModelV4StreamPart, prefixDue: boolean): Promise<void> | undefined;
+  /** The step has ended (after `onEnd` ran). */
+  close(): Promise<void> | void;
+}
+
 /**
- * Reads a step's model stream part by part: tool calls stamped with the turn
- * id, every part observed. The source is read only once a part is asked for,
- * so a stream built but never read leaves the model's stream untouched. Reads
- * chain plain promise callbacks, without an async frame or a result object per
- * part: this runs for every part of every answer.
+ * Reads a step's model stream part by part into `sink`: tool calls stamped
+ * with the turn id, every part observed, a read failure delivered as an error
+ * part. The source is read only once a part is asked for, so a stream built
+ * but never read leaves the model's stream untouched. A pull is one read and
+ * one plain callback, without an async frame, a result object or a second
+ * promise per part: this runs for every part of every answer.
  */
-function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation) {
+function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation, sink: StepSink) {
   const step = new StepAggregator();
   let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
   let ended = false;
@@ -135,38 +142,24 @@ function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, a
     ended = true;
     onEnd(step, outcome);
   };
+  const onRead = (next: ReadableStreamReadResult<LanguageModelV4StreamPart>) => {
+    if (next.done) {
+      end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
+      return sink.close();
+    }
+    const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId()) : next.value;
+    step.observe(part);
+    const prefixDue = !prefixSent && part.type === 'stream-start';
+    if (prefixDue) prefixSent = true;
+    return sink.deliver(part, prefixDue);
+  };
+  const onFailure = (error: unknown) => {
+    step.observe({ type: 'error', error });
+    end(abortSignal?.aborted ? 'aborted' : 'error');
+    return Promise.resolve(sink.deliver({ type: 'error', error }, false)).then(sink.close);
+  };
   return {
-    /**
-     * Reads the next part into `deliver`; resolves `false` once the step has
-     * ended (after `onEnd` ran). A read failure is delivered as an error part.
-     */
-    next(deliver: (part: LanguageModelV4StreamPart) => void): Promise<boolean> {
-      reader ??= stream.getReader();
-      return reader.read().then(
-        (next) => {
-          if (next.done) {
-            end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
-            return false;
-          }
-          const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId()) : next.value;
-          step.observe(part);
-          deliver(part);
-          return true;
-        },
-        (error: unknown) => {
-          step.observe({ type: 'error', error });
-          end(abortSignal?.aborted ? 'aborted' : 'error');
-          deliver({ type: 'error', error });
-          return false;
-        },
-      );
-    },
-    /** True for the step's first `stream-start` part: the prefix goes right after it. */
-    prefixDue(part: LanguageModelV4StreamPart): boolean {
-      if (prefixSent || part.type !== 'stream-start') return false;
-      prefixSent = true;
-      return true;
-    },
+    pull: (): Promise<void> => (reader ??= stream.getReader()).read().then(onRead, onFailure),
     async cancel(reason: unknown) {
       end('aborted');
       await (reader ?? stream).cancel(reason);

@@ -133,6 +133,38 @@ describe('a model step through the middleware', () => {
       expect(String(errors[0])).toContain('store is down');
     });
 
+    it('passes on a model stream that fails mid-answer as an error part, and the after hooks see the error and the text so far', async () => {
+      const afters: AdvisedResponse[] = [];
+      const failing = new MockLanguageModelV4({
+        doStream: async () => {
+          const parts = modelParts.slice(0, 6);
+          return {
+            stream: new ReadableStream<LanguageModelV4StreamPart>({
+              pull(controller) {
+                const part = parts.shift();
+                if (part === undefined) controller.error(new Error('connection reset'));
+                else controller.enqueue(part);
+              },
+            }),
+          };
+        },
+      });
+      const model = wrapLanguageModel({ model: failing, middleware: advisorMiddleware([retrieving(afters), ...advisors]) });
+      const types: string[] = [];
+      const errors: unknown[] = [];
+      for await (const part of streamText({ model, prompt: 'Capital of France?', onError: () => {} }).stream) {
+        types.push(part.type);
+        if (part.type === 'error') errors.push(part.error);
+      }
+
+      expect(types).toContain('text-delta');
+      expect(types.at(-1)).toBe('finish');
+      expect(String(errors[0])).toContain('connection reset');
+      expect(afters).toHaveLength(1);
+      expect(afters[0]).toMatchObject({ outcome: 'error', text: 'Paris' });
+      expect(String(afters[0]!.error)).toContain('connection reset');
+    });
+
     it('runs the after hooks with an aborted outcome when the caller stops reading, and cancels the model stream', async () => {
       const afters: AdvisedResponse[] = [];
       let modelCancelled = false;
