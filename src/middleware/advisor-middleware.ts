@@ -163,12 +163,13 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       let terminal:
         { model: StreamResult['stream']; observation: StepObservation; observed: ReadableStream<TextStreamPart<ToolSet>> } | undefined;
       const request = startTurn(params, model);
-      const stepTelemetry = await traceStep(request, 'first');
-      const advisedStream = await withModelFailure(
-        () => modelFailure,
-        inTurn(stepTelemetry, () =>
+      const stepTelemetry = tracing ? await traceStep(request, 'first') : undefined;
+      let advisedStream: { stream: ReadableStream<TextStreamPart<ToolSet>>; response: Promise<AdvisedResponse | undefined> };
+      try {
+        advisedStream = await inTurn(stepTelemetry, () =>
           chain.stream(request, async (advised) => {
-            const stepPrompt = await advisedPrompt(advised, request, params, model);
+            const prompt = advisedPrompt(advised, request, params, model);
+            const stepPrompt = prompt === params.prompt ? prompt : await prompt;
             const turn = pendingTurn(turnId, advised, stepPrompt, params);
             let result: StreamResult;
             try {
@@ -192,11 +193,16 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             terminal = { model: stream, observation, observed: streamsWrapped ? observeStep(stream, observation) : UNREAD_STEP };
             return { stream: terminal.observed, response: segment.promise };
           }),
-        ),
-      ).catch((error: unknown) => {
-        endStep(stepTelemetry, Promise.resolve(undefined));
-        throw error;
-      });
+        );
+      } catch (error) {
+        // A model call that failed before streaming reaches here only when no advisor stood between the chain and
+        // the model, so no after hook is left to run: the provider's own error is re-thrown below.
+        if (modelFailure === undefined) {
+          endStep(stepTelemetry, Promise.resolve(undefined));
+          throw error;
+        }
+        advisedStream = { stream: new ReadableStream(), response: Promise.resolve(undefined) };
+      }
       endStep(stepTelemetry, advisedStream.response);
       if (modelFailure !== undefined) {
         await advisedStream.response;
@@ -318,24 +324,6 @@ function endStep(telemetry: TurnTelemetry | undefined, response: Promise<Advised
     (done) => endTurnTelemetry(telemetry, done),
     () => endTurnTelemetry(telemetry, undefined),
   );
-}
-
-/**
- * The chain's stream, or — when the model call itself failed before
- * streaming — a stand-in whose response still runs the `after` hooks, so the
- * caller can re-throw the provider's own error once they have run.
- */
-async function withModelFailure(
-  failure: () => { error: unknown } | undefined,
-  advisedStream: Promise<{ stream: ReadableStream<TextStreamPart<ToolSet>>; response: Promise<AdvisedResponse> }>,
-) {
-  try {
-    return await advisedStream;
-  } catch (error) {
-    // No advisor stood between the chain and the model: nothing is left to run.
-    if (failure() !== undefined) return { stream: new ReadableStream<TextStreamPart<ToolSet>>(), response: Promise.resolve(undefined) };
-    throw error;
-  }
 }
 
 /** The part of the turn one step produced: its assistant message (tool calls only when the step completed). */

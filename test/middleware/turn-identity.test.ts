@@ -199,7 +199,15 @@ describe('advisorMiddleware turn identity', () => {
       return { model, attempts: () => attempts };
     };
     const noOp: Advisor = { name: 'no-op', before: (request) => request };
-    for (const call of ['stream', 'generate'] as const) {
+    const passing: Advisor = {
+      name: 'passing',
+      aroundStream: (request, next) => next(request),
+      aroundCall: (request, next) => next(request),
+    };
+    // No advisor, one that only rewrites the request, and one whose around hook calls the model.
+    for (const [call, advisors] of (['stream', 'generate'] as const).flatMap((call) =>
+      [[], [noOp], [passing]].map((list) => [call, list] as const),
+    )) {
       const run = async (model: Parameters<typeof generateText>[0]['model']) => {
         try {
           if (call === 'generate') await generateText({ model, prompt: 'Hi', maxRetries: 2 });
@@ -220,7 +228,7 @@ describe('advisorMiddleware turn identity', () => {
       const bare = failingModel();
       const wrapped = failingModel();
       const bareError = await run(bare.model);
-      const wrappedError = await run(wrapLanguageModel({ model: wrapped.model, middleware: advisorMiddleware([noOp]) }));
+      const wrappedError = await run(wrapLanguageModel({ model: wrapped.model, middleware: advisorMiddleware(advisors) }));
 
       expect(wrapped.attempts()).toBe(bare.attempts());
       expect(wrapped.attempts()).toBe(3);
