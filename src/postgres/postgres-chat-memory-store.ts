@@ -14,6 +14,7 @@ import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 import { chatMemoryMigration, chatMemoryTables, type ChatMemoryTableOptions } from './chat-memory-schema.ts';
+import { statement } from './prepared-statement.ts';
 
 /** What the store needs from `pg`: a `Pool` (recommended) or a connected `Client`. */
 export type PostgresQueryable = Pick<pg.Pool, 'query'>;
@@ -30,6 +31,13 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
    * decodes a few large values instead of a row per message. `false` keeps every entry a row.
    */
   readonly compaction?: PostgresChatMemoryCompaction | false;
+  /**
+   * Runs the store's statements as named prepared statements, parsed and planned once per connection (default true;
+   * a whole read of a short conversation takes about half the time). Set false behind a pooler in transaction mode
+   * that does not keep prepared statements across transactions (PgBouncer before 1.21, or with
+   * `max_prepared_statements = 0`).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 export interface PostgresChatMemoryCompaction {
@@ -107,6 +115,11 @@ export function postgresChatMemoryStore(
     throw new AdvisorArgumentError({ component, argument: 'createTables', message: 'expected a boolean' });
   }
   const compaction = compactionOptions(options.compaction, component);
+  const { preparedStatements = true } = options;
+  if (typeof preparedStatements !== 'boolean') {
+    throw new AdvisorArgumentError({ component, argument: 'preparedStatements', message: 'expected a boolean' });
+  }
+  const sql = (text: string) => statement(text, { prepared: preparedStatements });
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (options.pool === undefined && (typeof connectionString !== 'string' || connectionString === '')) {
     throw new AdvisorArgumentError({
@@ -143,17 +156,8 @@ export function postgresChatMemoryStore(
 
   // Each read is one statement, so the system message, the rows and the segments come from one snapshot.
 
-  /**
-   * The latest entries, each message of a row decoded when first used: a window reads every entry's metadata but
-   * keeps only the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
-   * Past the entries that are always rows, when the rows newer than every segment are fewer than `last`, the newest
-   * segments that make up the rest come too; rows left out of segments (large entries, a run too short to close) may
-   * be older than a segment, so rows and segments are put in order by their keys.
-   */
-  async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
-    if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
-    const { rows } = await pool.query<EntryRow>(
-      `WITH tail AS (
+  const readLatestStatement = sql(
+    `WITH tail AS (
   SELECT message::text AS message, metadata::text AS metadata, turn_seq, position FROM ${tables.entries}
   WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2
 ),
@@ -173,8 +177,18 @@ SELECT 'entry', message, metadata, turn_seq::text, position FROM tail
 UNION ALL
 SELECT 'segment', '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]', NULL, NULL, NULL
 FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
-      [conversationId, last],
-    );
+  );
+
+  /**
+   * The latest entries, each message of a row decoded when first used: a window reads every entry's metadata but
+   * keeps only the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
+   * Past the entries that are always rows, when the rows newer than every segment are fewer than `last`, the newest
+   * segments that make up the rest come too; rows left out of segments (large entries, a run too short to close) may
+   * be older than a segment, so rows and segments are put in order by their keys.
+   */
+  async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
+    if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
+    const { rows } = await pool.query<EntryRow>({ ...readLatestStatement, values: [conversationId, last] });
     const system = rows.find((row) => row.kind === 'system');
     const entryRows = rows.filter((row) => row.kind === 'entry');
     const segmentRows = rows.filter((row) => row.kind === 'segment');
@@ -190,15 +204,16 @@ FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
     return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
   }
 
-  /** The newest `last` entries when they are all rows (at most the 64 a compaction leaves). */
-  async function readNewestRows(conversationId: string, last: number): Promise<StoredHistory> {
-    const { rows } = await pool.query<EntryRow>(
-      `SELECT 'system' AS kind, message::text, metadata::text FROM ${tables.system} WHERE conversation_id = $1
+  const readNewestRowsStatement = sql(
+    `SELECT 'system' AS kind, message::text, metadata::text FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
 (SELECT 'entry', message::text, metadata::text FROM ${tables.entries}
  WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2)`,
-      [conversationId, last],
-    );
+  );
+
+  /** The newest `last` entries when they are all rows (at most the 64 a compaction leaves). */
+  async function readNewestRows(conversationId: string, last: number): Promise<StoredHistory> {
+    const { rows } = await pool.query<EntryRow>({ ...readNewestRowsStatement, values: [conversationId, last] });
     const system = rows.find((row) => row.kind === 'system');
     const entries = rows
       .filter((row) => row.kind === 'entry')
@@ -206,6 +221,15 @@ UNION ALL
       .map(toLazyEntry);
     return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
   }
+
+  const readWholeStatement = sql(
+    `SELECT '[null,null,' || message::text || ',' || metadata::text || ']' FROM ${tables.system} WHERE conversation_id = $1
+UNION ALL
+SELECT '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]' FROM ${tables.segments} WHERE conversation_id = $1
+UNION ALL
+SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']'
+FROM ${tables.entries} WHERE conversation_id = $1`,
+  );
 
   /**
    * The whole history, every message used: each row is one JSON array, `[turn, position, message, metadata]` for an
@@ -216,12 +240,7 @@ UNION ALL
    */
   async function readWhole(conversationId: string): Promise<StoredHistory> {
     const { rows } = await pool.query<[string]>({
-      text: `SELECT '[null,null,' || message::text || ',' || metadata::text || ']' FROM ${tables.system} WHERE conversation_id = $1
-UNION ALL
-SELECT '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]' FROM ${tables.segments} WHERE conversation_id = $1
-UNION ALL
-SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']'
-FROM ${tables.entries} WHERE conversation_id = $1`,
+      ...readWholeStatement,
       values: [conversationId],
       rowMode: 'array',
     });
@@ -234,31 +253,16 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
     };
   }
 
-  /**
-   * Moves the conversation's older entries into segments: runs of up to `segmentEntries` entries (or 1 MiB), oldest
-   * first, leaving the newest 64 entries and every large entry as rows. A run that ends at a large entry
-   * is closed even when short; a run still open at the end waits for more entries. Appends and compactions of one
-   * conversation lock its row in `<table>_conversations`, and an append draws its turn number only once it holds
-   * that lock, so every row a compaction sees is older than every row still being written: a segment never has a
-   * newer entry appear before it.
-   */
-  async function compact(conversationId: string, { segmentEntries }: Required<PostgresChatMemoryCompaction>) {
-    const planned = MAX_RUNS_PER_COMPACTION * segmentEntries;
-    const { rows } = await pool.query<[string, number, number]>({
-      text: `SELECT turn_seq::text, position, octet_length(message::text) + octet_length(metadata::text)
+  const compactionPlanStatement = sql(
+    `SELECT turn_seq::text, position, octet_length(message::text) + octet_length(metadata::text)
 FROM ${tables.entries} WHERE conversation_id = $1 AND (turn_seq, position) < (
   SELECT turn_seq, position FROM ${tables.entries} WHERE conversation_id = $1
   ORDER BY turn_seq DESC, position DESC OFFSET $2 LIMIT 1
 )
 ORDER BY turn_seq, position LIMIT $3`,
-      values: [conversationId, KEEP_NEWEST_ENTRIES - 1, planned],
-      rowMode: 'array',
-    });
-    const runs = segmentRuns(rows, segmentEntries);
-    // A backlog (a long conversation stored before segments) is moved a bounded batch per append, the next one due at once.
-    const nextIn = rows.length === planned ? 0 : segmentEntries;
-    await pool.query(
-      `WITH conversation AS (
+  );
+  const compactionMoveStatement = sql(
+    `WITH conversation AS (
   UPDATE ${tables.conversations} SET compact_at = appended + $6 WHERE conversation_id = $1 AND compact_at <= appended RETURNING 1
 ),
 runs AS (
@@ -276,7 +280,29 @@ INSERT INTO ${tables.segments} (conversation_id, last_turn_seq, last_position, e
 SELECT $1, last_turn, last_position, count(*),
   string_agg('{"message":' || message::text || ',"metadata":' || metadata::text || '}', ',' ORDER BY turn_seq, position)
 FROM moved GROUP BY last_turn, last_position`,
-      [
+  );
+
+  /**
+   * Moves the conversation's older entries into segments: runs of up to `segmentEntries` entries (or 1 MiB), oldest
+   * first, leaving the newest 64 entries and every large entry as rows. A run that ends at a large entry
+   * is closed even when short; a run still open at the end waits for more entries. Appends and compactions of one
+   * conversation lock its row in `<table>_conversations`, and an append draws its turn number only once it holds
+   * that lock, so every row a compaction sees is older than every row still being written: a segment never has a
+   * newer entry appear before it.
+   */
+  async function compact(conversationId: string, { segmentEntries }: Required<PostgresChatMemoryCompaction>) {
+    const planned = MAX_RUNS_PER_COMPACTION * segmentEntries;
+    const { rows } = await pool.query<[string, number, number]>({
+      ...compactionPlanStatement,
+      values: [conversationId, KEEP_NEWEST_ENTRIES - 1, planned],
+      rowMode: 'array',
+    });
+    const runs = segmentRuns(rows, segmentEntries);
+    // A backlog (a long conversation stored before segments) is moved a bounded batch per append, the next one due at once.
+    const nextIn = rows.length === planned ? 0 : segmentEntries;
+    await pool.query({
+      ...compactionMoveStatement,
+      values: [
         conversationId,
         runs.map((run) => run.first[0]),
         runs.map((run) => run.first[1]),
@@ -284,21 +310,11 @@ FROM moved GROUP BY last_turn, last_position`,
         runs.map((run) => run.last[1]),
         nextIn,
       ],
-    );
+    });
   }
 
-  return {
-    name: 'postgres',
-
-    async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
-      validateConversationId(conversationId, component);
-      const { key, attemptId } = validateAppendAttempt(turn, component);
-      const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
-      const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
-      const system = turn.system;
-      await ready(callOptions?.abortSignal);
-      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean }>(
-        `WITH attempt AS (
+  const appendStatement = sql(
+    `WITH attempt AS (
   INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $6::text)
   ON CONFLICT DO NOTHING RETURNING 1
 ),
@@ -332,7 +348,39 @@ SELECT coalesce((SELECT compact FROM conversation), false) AS compact, CASE
     OR EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $7::text) THEN 'duplicate'
   ELSE 'cancelled'
 END AS outcome`,
-        [
+  );
+
+  const settleClaimStatement = sql(
+    `INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $2::text) ON CONFLICT DO NOTHING`,
+  );
+
+  const settleCheckStatement = sql(
+    `SELECT EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $2::text) AS stored`,
+  );
+
+  const clearStopStatement = sql(`UPDATE ${tables.conversations} SET compact_at = ${NEVER} WHERE conversation_id = $1`);
+
+  const clearStatement = sql(
+    `WITH conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1 RETURNING 1),
+system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
+appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
+segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0)
+DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0`,
+  );
+
+  return {
+    name: 'postgres',
+
+    async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
+      validateConversationId(conversationId, component);
+      const { key, attemptId } = validateAppendAttempt(turn, component);
+      const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
+      const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
+      const system = turn.system;
+      await ready(callOptions?.abortSignal);
+      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean }>({
+        ...appendStatement,
+        values: [
           conversationId,
           messages,
           metadata,
@@ -342,7 +390,7 @@ END AS outcome`,
           key,
           compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
         ],
-      );
+      });
       const [{ outcome, compact: due }] = rows;
       if (due && compaction !== false) {
         // The turn is stored whatever happens here: a compaction that fails leaves rows, which read the same, and the next append tries again.
@@ -356,15 +404,9 @@ END AS outcome`,
       const { key, attemptId } = validateAppendAttempt(attempt, component);
       await ready(callOptions?.abortSignal);
       // Waits for an append of this attempt that is still uncommitted; if the row is new, that append never ran and now never will.
-      await pool.query(
-        `INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $2::text) ON CONFLICT DO NOTHING`,
-        [conversationId, attemptId],
-      );
+      await pool.query({ ...settleClaimStatement, values: [conversationId, attemptId] });
       // A second statement, so its snapshot includes whatever the first one waited for.
-      const { rows } = await pool.query<{ stored: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $2::text) AS stored`,
-        [conversationId, key],
-      );
+      const { rows } = await pool.query<{ stored: boolean }>({ ...settleCheckStatement, values: [conversationId, key] });
       return rows[0].stored ? 'stored' : 'absent';
     },
 
@@ -380,16 +422,9 @@ END AS outcome`,
       await ready(callOptions?.abortSignal);
       // First, on its own: wait for a compaction moving entries and stop any other, so that the deletes below, whose
       // snapshot starts after it, see every segment there is.
-      await pool.query(`UPDATE ${tables.conversations} SET compact_at = ${NEVER} WHERE conversation_id = $1`, [conversationId]);
+      await pool.query({ ...clearStopStatement, values: [conversationId] });
       // The conversation's row is locked before anything else, as appends lock it: no deadlock with one in flight.
-      await pool.query(
-        `WITH conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1 RETURNING 1),
-system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
-appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
-segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0)
-DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0`,
-        [conversationId],
-      );
+      await pool.query({ ...clearStatement, values: [conversationId] });
     },
 
     /** Creates the tables now (idempotent); otherwise done on first use unless `createTables` is false. */

@@ -27,10 +27,15 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
 
   afterAll(async () => {
     await pool.query(dropTables(tableName));
+    await pool.query(dropTables(`${tableName}_np`));
     await pool.end();
   });
 
   describeChatMemoryStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
+  // Behind a pooler in transaction mode, as a deployment without prepared statements runs it.
+  describeChatMemoryStoreContract('postgres, statements unprepared', () =>
+    postgresChatMemoryStore({ pool, tableName: `${tableName}_np`, preparedStatements: false }),
+  );
 
   it('reads a whole history in turn order when turn numbers gain a digit, when rows are stored out of turn order, and ten or more entries of a turn in order', async () => {
     // A table of its own: moving its turn sequence back must not reorder other tests' conversations.
@@ -332,6 +337,75 @@ describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', 
     it('validates its options', () => {
       for (const bad of [null, 'yes', { segmentEntries: 1 }, { segmentEntries: 2.5 }, { segmentEntries: Infinity }]) {
         expect(() => postgresChatMemoryStore({ pool, tableName, compaction: bad as never })).toThrow(/compaction/);
+      }
+    });
+  });
+
+  describe('prepared statements', () => {
+    /** One connection, so that what a store prepared is what the next query on the pool sees. */
+    async function withOneConnection(run: (single: pg.Pool) => Promise<void>): Promise<void> {
+      const single = new pg.Pool({ connectionString, max: 1 });
+      try {
+        await run(single);
+      } finally {
+        await single.end();
+      }
+    }
+    const preparedNames = async (single: pg.Pool) =>
+      (await single.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'ai\\_advisors\\_%'`)).rows.map(
+        (row) => row.name,
+      );
+    const history = entriesOf([
+      { role: 'user', content: 'Where is the Louvre?' },
+      { role: 'assistant', content: [{ type: 'text', text: 'In Paris.' }] },
+    ]);
+
+    it('prepares each statement once per connection, and prepares none when told not to', async () => {
+      await withOneConnection(async (single) => {
+        const store = postgresChatMemoryStore({ pool: single, tableName });
+        await store.appendTurn('prepared', turnOf(history));
+        const afterAppend = await preparedNames(single);
+        for (let read = 0; read < 3; read++) await store.read('prepared');
+        await store.read('prepared', { last: 1 });
+        const afterReads = await preparedNames(single);
+
+        expect(afterAppend).toHaveLength(1);
+        // The whole read and the windowed read, each prepared once however often it ran.
+        expect(afterReads).toHaveLength(3);
+        expect(afterReads).toEqual(expect.arrayContaining(afterAppend));
+      });
+      await withOneConnection(async (single) => {
+        const store = postgresChatMemoryStore({ pool: single, tableName, preparedStatements: false });
+        expect((await store.read('prepared')).entries.map((entry) => entry.message)).toEqual(history.map((entry) => entry.message));
+        expect(await preparedNames(single)).toEqual([]);
+      });
+    });
+
+    it('keeps working on one connection when its tables are dropped and created again, and next to a store over other tables', async () => {
+      const recreated = `${tableName}_r`;
+      try {
+        await withOneConnection(async (single) => {
+          const store = postgresChatMemoryStore({ pool: single, tableName: recreated });
+          const neighbour = postgresChatMemoryStore({ pool: single, tableName });
+          await store.appendTurn('reset', turnOf(history));
+          await neighbour.appendTurn('neighbour', turnOf(history));
+          await store.read('reset');
+          // What a test suite does between tests: the prepared statements now name tables that are gone.
+          await single.query(dropTables(recreated));
+          await single.query(chatMemoryMigration({ tableName: recreated }));
+          await store.appendTurn('reset', turnOf(history.slice(0, 1)));
+
+          expect((await store.read('reset')).entries.map((entry) => entry.message)).toEqual([history[0]!.message]);
+          expect((await neighbour.read('neighbour')).entries).toHaveLength(2);
+        });
+      } finally {
+        await pool.query(dropTables(recreated));
+      }
+    });
+
+    it('validates the option', () => {
+      for (const bad of [null, 'yes', 1]) {
+        expect(() => postgresChatMemoryStore({ pool, tableName, preparedStatements: bad as never })).toThrow(/preparedStatements/);
       }
     });
   });
