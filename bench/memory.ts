@@ -192,14 +192,22 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
         name: 'postgres read-modify-write (SELECT + UPSERT blob)',
         backend: 'postgres',
         pattern: 'blob',
+        // Prepared statements, as the JDBC stores of Spring AI and langchain4j get from pgjdbc after a few executions.
         store: readModifyWriteStore('rmw-postgres', {
           get: async (id) =>
-            (await pool.query(`SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`, [id])).rows[0]?.history ?? null,
+            (
+              await pool.query({
+                name: `rmw-get-${runId}`,
+                text: `SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`,
+                values: [id],
+              })
+            ).rows[0]?.history ?? null,
           set: async (id, value) =>
-            void (await pool.query(
-              `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
-              [id, value],
-            )),
+            void (await pool.query({
+              name: `rmw-set-${runId}`,
+              text: `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
+              values: [id, value],
+            })),
         }),
         appends: RMW_APPENDS,
         addOtherConversations: async () =>
