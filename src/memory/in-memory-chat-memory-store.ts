@@ -2,7 +2,13 @@ import type { ModelMessage } from 'ai';
 import type { SettlingChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
 import { lazyMemoryEntry } from './lazy-memory-entry.ts';
 import type { MemoryEntry } from './memory-entry.ts';
-import { deserializeMemoryMetadata, deserializeMemoryValue, serializeMemoryMetadata, serializeMemoryValue } from './memory-entry-codec.ts';
+import {
+  deserializeMemoryMetadata,
+  deserializeMemoryValue,
+  hasTypeTags,
+  serializeMemoryMetadata,
+  serializeMemoryValue,
+} from './memory-entry-codec.ts';
 import { validateAppendAttempt } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
@@ -11,6 +17,8 @@ import { validateReadLimit } from './validate-read-limit.ts';
 interface StoredEntry {
   readonly message: string;
   readonly metadata: string;
+  /** Either text holds type tags: checked once here rather than on every read. */
+  readonly typed: boolean;
 }
 
 interface Conversation {
@@ -115,13 +123,15 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
 }
 
 function serializeEntry(entry: MemoryEntry): StoredEntry {
-  return { message: serializeMemoryValue(entry.message), metadata: serializeMemoryMetadata(entry.metadata) };
+  const message = serializeMemoryValue(entry.message);
+  const metadata = serializeMemoryMetadata(entry.metadata);
+  return { message, metadata, typed: hasTypeTags(message) || hasTypeTags(metadata) };
 }
 
 function lazyEntry(stored: StoredEntry): MemoryEntry {
-  return lazyMemoryEntry(stored.message, deserializeMemoryMetadata(stored.metadata));
+  return lazyMemoryEntry(stored.message, deserializeMemoryMetadata(stored.metadata, stored.typed));
 }
 
-function decodeEntry(stored: StoredEntry): MemoryEntry {
-  return { message: deserializeMemoryValue(stored.message) as ModelMessage, metadata: deserializeMemoryMetadata(stored.metadata) };
+function decodeEntry({ message, metadata, typed }: StoredEntry): MemoryEntry {
+  return { message: deserializeMemoryValue(message, typed) as ModelMessage, metadata: deserializeMemoryMetadata(metadata, typed) };
 }

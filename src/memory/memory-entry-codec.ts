@@ -46,8 +46,8 @@ export function serializeMemoryMetadata(metadata: MemoryEntryMetadata): string {
   return serializeMemoryValue(encodeCreatedAt(metadata));
 }
 
-export function deserializeMemoryMetadata(text: string): MemoryEntryMetadata {
-  const metadata = deserializeMemoryValue(text) as MemoryEntryMetadata;
+export function deserializeMemoryMetadata(text: string, typed = hasTypeTags(text)): MemoryEntryMetadata {
+  const metadata = deserializeMemoryValue(text, typed) as MemoryEntryMetadata;
   restoreCreatedAt(metadata);
   return metadata;
 }
@@ -56,10 +56,18 @@ export function serializeMemoryValue(value: unknown): string {
   return JSON.stringify(encodeValue(value));
 }
 
-/** Reverses `serializeMemoryValue`; text without a type tag skips the walk over the parsed value. */
-export function deserializeMemoryValue(text: string): unknown {
+/**
+ * Reverses `serializeMemoryValue`; text without a type tag skips the walk over the parsed value. A store that noted
+ * `hasTypeTags` when it wrote the text passes it as `typed`, sparing the scan on every read.
+ */
+export function deserializeMemoryValue(text: string, typed = hasTypeTags(text)): unknown {
   const value: unknown = JSON.parse(text);
-  return text.includes(TAG) ? decodeValue(value) : value;
+  return typed ? decodeValue(value) : value;
+}
+
+/** Whether serialized text holds type tags (binary data, URLs, dates other than `createdAt`) that decoding restores. */
+export function hasTypeTags(text: string): boolean {
+  return text.includes(TAG);
 }
 
 function encodeCreatedAt(metadata: MemoryEntryMetadata): MemoryEntryMetadata | Record<string, unknown> {
