@@ -189,19 +189,16 @@ FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
   async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
     if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
     const { rows } = await pool.query<EntryRow>({ ...readLatestStatement, values: [conversationId, last] });
-    const system = rows.find((row) => row.kind === 'system');
-    const entryRows = rows.filter((row) => row.kind === 'entry');
     const segmentRows = rows.filter((row) => row.kind === 'segment');
-    const entries =
-      segmentRows.length === 0
-        ? entryRows.reverse().map(toLazyEntry)
-        : inKeyOrder([
-            ...segmentRows.map((row) => deserializeMemoryValue(row.message) as SegmentUnit),
-            ...entryRows.map((row): RowUnit => [Number(row.turn), row.position!, row]),
-          ])
-            .flatMap(entriesOfUnit)
-            .slice(-last);
-    return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
+    if (segmentRows.length === 0) return windowedHistory(rows);
+    const entryRows = rows.filter((row) => row.kind === 'entry');
+    const entries = inKeyOrder([
+      ...segmentRows.map((row) => deserializeMemoryValue(row.message) as SegmentUnit),
+      ...entryRows.map((row): RowUnit => [Number(row.turn), row.position!, row]),
+    ])
+      .flatMap(entriesOfUnit)
+      .slice(-last);
+    return { ...systemOfRows(rows), entries };
   }
 
   const readNewestRowsStatement = sql(
@@ -214,12 +211,7 @@ UNION ALL
   /** The newest `last` entries when they are all rows (at most the 64 a compaction leaves). */
   async function readNewestRows(conversationId: string, last: number): Promise<StoredHistory> {
     const { rows } = await pool.query<EntryRow>({ ...readNewestRowsStatement, values: [conversationId, last] });
-    const system = rows.find((row) => row.kind === 'system');
-    const entries = rows
-      .filter((row) => row.kind === 'entry')
-      .reverse()
-      .map(toLazyEntry);
-    return { ...(system === undefined ? {} : { system: toLazyEntry(system) }), entries };
+    return windowedHistory(rows);
   }
 
   const readWholeStatement = sql(
@@ -495,6 +487,20 @@ function compactionOptions(
     });
   }
   return { segmentEntries };
+}
+
+/** A windowed read's history from its rows alone (the system row, then entry rows newest first), each message decoded when used. */
+function windowedHistory(rows: EntryRow[]): StoredHistory {
+  const entries = rows
+    .filter((row) => row.kind === 'entry')
+    .reverse()
+    .map(toLazyEntry);
+  return { ...systemOfRows(rows), entries };
+}
+
+function systemOfRows(rows: EntryRow[]): Pick<StoredHistory, 'system'> {
+  const system = rows.find((row) => row.kind === 'system');
+  return system === undefined ? {} : { system: toLazyEntry(system) };
 }
 
 function toLazyEntry(row: Pick<EntryRow, 'message' | 'metadata'>): MemoryEntry {
