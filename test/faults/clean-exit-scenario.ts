@@ -22,13 +22,17 @@ process.on('unhandledRejection', (reason) => {
   process.exitCode = 1;
 });
 
+// Timeouts sized for a busy 2-core machine (a healthy call must never reach them); the stalls outlast them well.
+const TIMEOUT_MS = 2_000;
+const STALL_MS = 6_000;
+
 const [openaiFixture, cohereFixture, qdrantFixture] = await Promise.all([startOpenAIFixture(), startCohereFixture(), startQdrantFixture()]);
 const openai = createOpenAI({ baseURL: openaiFixture.baseURL, apiKey: openaiFixture.apiKey });
 const documents = [{ id: 'refunds', text: 'Refunds take five days.', metadata: {} }];
 const inMemory = createInMemoryVectorStore({
   embeddingModel: openai.embedding('text-embedding-3-small'),
   embeddingMaxRetries: 0,
-  embeddingTimeoutMs: 200,
+  embeddingTimeoutMs: TIMEOUT_MS,
 });
 await inMemory.add(documents);
 const qdrant = createQdrantVectorStore({
@@ -36,16 +40,16 @@ const qdrant = createQdrantVectorStore({
   collection: 'exit',
   embeddingModel: openai.embedding('text-embedding-3-small'),
   maxRetries: 0,
-  timeoutMs: 200,
+  timeoutMs: TIMEOUT_MS,
 });
 await qdrant.add(documents);
 const memory = createChatMemory();
-const reranker = createCohereReranker({ apiKey: 'co-key', baseUrl: cohereFixture.url, maxRetries: 0, timeoutMs: 1_000 });
+const reranker = createCohereReranker({ apiKey: 'co-key', baseUrl: cohereFixture.url, maxRetries: 0, timeoutMs: STALL_MS });
 const chat = (rag: Parameters<typeof createChatClient>[0]['advisors']) =>
   createChatClient({
     model: openai.chat('gpt-4o-mini'),
     maxRetries: 0,
-    timeout: 300,
+    timeout: TIMEOUT_MS,
     advisors: [messageMemoryAdvisor({ memory }), ...(rag ?? [])],
   });
 
@@ -58,15 +62,17 @@ const turn = async (client: ReturnType<typeof chat>) => {
 const outcomes: string[] = [];
 openaiFixture.enqueue({ type: 'error', status: 500 });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })])));
-openaiFixture.enqueue({ type: 'text', text: 'slow', firstChunkDelayMs: 5_000 });
+openaiFixture.enqueue({ type: 'text', text: 'slow', firstChunkDelayMs: STALL_MS });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })])));
 openaiFixture.enqueue({ type: 'text', text: 'one two three', dropAfterChunks: 1 });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })])));
-openaiFixture.enqueueEmbeddings({ type: 'embeddings', embeddings: [[1]], firstChunkDelayMs: 5_000 });
+openaiFixture.enqueueEmbeddings({ type: 'embeddings', embeddings: [[1]], firstChunkDelayMs: STALL_MS });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: inMemory })])));
-cohereFixture.injectFault({ kind: 'delay', ms: 1_000, times: 1 });
-outcomes.push(await turn(chat([rerankRagAdvisor({ vectorStore: inMemory, reranker, candidateK: 1, topK: 1, rerankTimeoutMs: 100 })])));
-qdrantFixture.injectFault({ kind: 'delay', ms: 1_000, times: 1 });
+cohereFixture.injectFault({ kind: 'delay', ms: STALL_MS, times: 1 });
+outcomes.push(
+  await turn(chat([rerankRagAdvisor({ vectorStore: inMemory, reranker, candidateK: 1, topK: 1, rerankTimeoutMs: TIMEOUT_MS })])),
+);
+qdrantFixture.injectFault({ kind: 'delay', ms: STALL_MS, times: 1 });
 outcomes.push(await turn(chat([questionAnswerAdvisor({ vectorStore: qdrant })])));
 
 await Promise.all([openaiFixture.close(), cohereFixture.close(), qdrantFixture.close()]);

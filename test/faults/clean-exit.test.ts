@@ -11,8 +11,9 @@ describe('after faults, nothing is left running', () => {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    // The scenario finishes its work in about 2 s; a leaked timer or socket would keep it alive past the deadline.
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    // The scenario finishes its work in about 10 s (five 2 s timeouts); a leaked timer or socket (a 6 s stall still
+    // pending) would keep it alive past the deadline.
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
       child.on('exit', (...exit) => resolve(exit)),
     );
@@ -24,5 +25,5 @@ describe('after faults, nothing is left running', () => {
       stderr: [],
     });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ outcomes: ['error', 'error', 'error', 'error', 'finished', 'error'] });
-  });
+  }, 60_000);
 });

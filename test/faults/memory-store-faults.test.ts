@@ -3,7 +3,7 @@ import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/memory/index.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
 import { MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
@@ -12,13 +12,12 @@ import type { ChatMemoryStore } from '../../src/memory/chat-memory-store.ts';
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { textParts } from '../helpers/mock-models.ts';
+import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
 import { failOnUnhandledRejections, storedTurns } from './fault-harness.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 
 const redisUrl = process.env.REDIS_URL;
 const databaseUrl = process.env.DATABASE_URL;
-if (!redisUrl) console.warn('REDIS_URL is not set: skipping the Redis fault suite (CI always runs it).');
-if (!databaseUrl) console.warn('DATABASE_URL is not set: skipping the PostgreSQL fault suite (CI always runs it).');
 
 failOnUnhandledRejections();
 
@@ -43,21 +42,21 @@ async function postgresLateWritesDone(): Promise<void> {
 
 const backends: {
   name: string;
-  url: string | undefined;
+  variable: ServiceVariable;
   storeThrough: (proxy: FaultProxy, url: URL) => ClosableStore;
   /** Resolves once an append the server still held has run (Redis runs a connection's commands in order, so a later reply proves it). */
   lateWritesDone: () => Promise<void>;
 }[] = [
   {
     name: 'Redis',
-    url: redisUrl,
+    variable: 'REDIS_URL',
     storeThrough: (proxy, url) =>
       redisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}`, keyPrefix: `ai-advisors-faults:${crypto.randomUUID()}` }),
     lateWritesDone: async () => undefined,
   },
   {
     name: 'PostgreSQL',
-    url: databaseUrl,
+    variable: 'DATABASE_URL',
     storeThrough: (proxy, url) => {
       url.host = `${proxy.host}:${proxy.port}`;
       return postgresChatMemoryStore({ connectionString: url.toString(), tableName: FAULT_TABLE });
@@ -67,9 +66,10 @@ const backends: {
 ];
 
 for (const backend of backends) {
-  describe.skipIf(!backend.url)(
+  describeWithServices(
     `${backend.name} memory store faults mid-turn (the store owns its connection, through a TCP fault proxy)`,
-    () => {
+    [backend.variable],
+    (urls) => {
       let proxy: FaultProxy;
       let store: ClosableStore;
       let memory: ChatMemory;
@@ -86,7 +86,7 @@ for (const backend of backends) {
       const chat = () => createChatClient({ model, advisors: [messageMemoryAdvisor({ memory })] });
 
       beforeAll(async () => {
-        const url = new URL(backend.url!);
+        const url = new URL(urls[backend.variable]);
         proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || (backend.name === 'Redis' ? 6379 : 5432)) });
         store = backend.storeThrough(proxy, url);
         memory = createChatMemory({ store, timeout: 1_000 });
@@ -193,7 +193,7 @@ const question: ModelMessage[] = [
 ];
 const answered = ['user: How long do refunds take?', 'assistant: Five days.'];
 
-describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the next read, and a retry never duplicates', () => {
+describeWithServices('Redis: an append that times out is settled by the next read, and a retry never duplicates', ['REDIS_URL'], () => {
   let proxy: FaultProxy;
   let client: AnyRedisClient;
   const keyPrefix = `ai-advisors-faults:${crypto.randomUUID()}`;
@@ -214,7 +214,7 @@ describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the ne
   });
 
   async function seeded() {
-    const memory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), timeout: 300, window: false });
+    const memory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), timeout: 2_000, window: false });
     const conversationId = `c:${crypto.randomUUID()}`;
     await memory.appendTurn(conversationId, [
       { role: 'user', content: 'Hello' },
@@ -256,8 +256,9 @@ describe.skipIf(!redisUrl)('Redis: an append that times out is settled by the ne
   });
 });
 
-describe.skipIf(!databaseUrl)(
+describeWithServices(
   'PostgreSQL: an append blocked by LOCK TABLE past the timeout is settled by the next read, and a retry never duplicates',
+  ['DATABASE_URL'],
   () => {
     const store = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
     let locker: pg.Client;
@@ -273,7 +274,7 @@ describe.skipIf(!databaseUrl)(
     });
 
     async function seeded() {
-      const memory = createChatMemory({ store, timeout: 500, window: false });
+      const memory = createChatMemory({ store, timeout: 2_000, window: false });
       const conversationId = `c:${crypto.randomUUID()}`;
       await memory.appendTurn(conversationId, [
         { role: 'user', content: 'Hello' },

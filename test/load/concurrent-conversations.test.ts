@@ -1,6 +1,6 @@
 import { simulateReadableStream } from 'ai';
 import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/memory/index.ts';
 import { questionAnswerAdvisor } from '../../advisors/rag/question-answer-advisor.ts';
 import { createChatClient } from '../../src/client/create-chat-client.ts';
@@ -12,14 +12,7 @@ import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore } from '../../src/redis/index.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { textParts } from '../helpers/mock-models.ts';
-
-const redisUrl = process.env.REDIS_URL;
-const databaseUrl = process.env.DATABASE_URL;
-if (!redisUrl || !databaseUrl) {
-  console.warn(
-    'REDIS_URL or DATABASE_URL is not set: skipping the load suite (200 conversations on Redis and PostgreSQL; CI always runs it).',
-  );
-}
+import { describeWithServices } from '../helpers/services.ts';
 
 const CONVERSATIONS = 200;
 const TURNS = 5;
@@ -28,9 +21,10 @@ const Owner = contextKey<string>('owner', { parse: parseNonEmptyString });
 /** `[c-17] turn 3` -> `c-17` */
 const tagOf = (text: string) => /\[(c-\d+)\]/.exec(text)?.[1];
 
-describe.skipIf(!redisUrl || !databaseUrl)(
+describeWithServices(
   `load: ${CONVERSATIONS} concurrent conversations x ${TURNS} turns through the full chain`,
-  () => {
+  ['REDIS_URL', 'DATABASE_URL'],
+  ({ REDIS_URL: redisUrl, DATABASE_URL: databaseUrl }) => {
     const run = crypto.randomUUID().slice(0, 8);
     let redis: ReturnType<typeof redisChatMemoryStore>;
     let postgres: ReturnType<typeof postgresChatMemoryStore>;

@@ -7,6 +7,7 @@ import { runInTransaction } from '../../src/pgvector/run-in-transaction.ts';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
 import { startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { describeWithServices } from '../helpers/services.ts';
 
 describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
   let target: PgvectorTarget;
@@ -82,13 +83,10 @@ describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
   });
 });
 
-const connectionString = process.env.DATABASE_URL;
-if (!connectionString)
-  console.warn('DATABASE_URL is not set: SKIPPING the server-side cancellation tests of pgvector statements (CI runs them).');
-
-describe.skipIf(!connectionString)(
+describeWithServices(
   'a pgvector statement aborted or past its deadline stops on the PostgreSQL server (DATABASE_URL)',
-  () => {
+  ['DATABASE_URL'],
+  ({ DATABASE_URL: connectionString }) => {
     const pool = new pg.Pool({ connectionString, max: 1 });
     const observer = new pg.Pool({ connectionString, max: 1 });
     afterAll(async () => {

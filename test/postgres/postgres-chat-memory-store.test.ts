@@ -5,9 +5,7 @@ import { createChatMemory, inMemoryChatMemoryStore, tokenWindow, type ChatMemory
 import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
-
-const connectionString = process.env.DATABASE_URL;
-if (!connectionString) console.warn('DATABASE_URL is not set: skipping the PostgreSQL chat memory store suite (CI always runs it).');
+import { describeWithServices } from '../helpers/services.ts';
 
 describe('chatMemoryMigration', () => {
   it('rejects table and schema names that are not plain identifiers', () => {
@@ -21,7 +19,7 @@ function dropTables(table: string): string {
   return `DROP TABLE IF EXISTS "${table}", "${table}_system", "${table}_appends", "${table}_segments", "${table}_conversations"; DROP SEQUENCE IF EXISTS "${table}_turn_seq";`;
 }
 
-describe.skipIf(!connectionString)('postgresChatMemoryStore (live PostgreSQL)', () => {
+describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL'], ({ DATABASE_URL: connectionString }) => {
   const tableName = `chat_memory_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString, max: 20 });
 

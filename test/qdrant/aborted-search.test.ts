@@ -75,7 +75,7 @@ describe('an aborted Qdrant search closes its request at once', () => {
       url: `http://${proxy.host}:${proxy.port}`,
       collection: store.collection,
       embeddingModel: createTopicEmbeddingModel(),
-      timeoutMs: 200,
+      timeoutMs: 2_000,
     });
     await hurried.search({ query: 'cat', topK: 1 });
     proxy.setMode('stall');

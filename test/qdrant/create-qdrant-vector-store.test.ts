@@ -10,6 +10,7 @@ import { toPointId } from '../../src/qdrant/point-id.ts';
 import { createHashingSparseEncoder } from '../../src/qdrant/sparse-encoder.ts';
 import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 import { createTopicEmbeddingModel } from './topic-embedding-model.ts';
+import { withExpectedWarning } from '../helpers/expected-warning.ts';
 
 const documents: Document[] = [
   { id: 'cat-1', text: 'A cat and a kitten sleep', metadata: { genre: 'pets', rating: 4.5, draft: false, year: 2020 } },
@@ -199,12 +200,9 @@ describe('createQdrantVectorStore', () => {
     const closed = await startQdrantFixture();
     const url = closed.url;
     await closed.close();
-    const vectorStore = createQdrantVectorStore({
-      url,
-      apiKey: 'secret-api-key-123',
-      collection: 'docs',
-      embeddingModel: createTopicEmbeddingModel(),
-    });
+    const vectorStore = await withExpectedWarning(/Api key is used with unsecure connection/, () =>
+      createQdrantVectorStore({ url, apiKey: 'secret-api-key-123', collection: 'docs', embeddingModel: createTopicEmbeddingModel() }),
+    );
     const error = await vectorStore.search({ query: 'cat' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComponentError);
     expect((error as ComponentError).component).toBe('vector-store');
@@ -214,13 +212,13 @@ describe('createQdrantVectorStore', () => {
   });
 
   it('sends the API key as the api-key header', async () => {
-    const vectorStore = store({ apiKey: 'fixture-key' });
+    const vectorStore = await withExpectedWarning(/Api key is used with unsecure connection/, () => store({ apiKey: 'fixture-key' }));
     await vectorStore.search({ query: 'cat' });
     expect(fixture.requests.at(-1)?.headers['api-key']).toBe('fixture-key');
   });
 
   it('turns a 5xx or a dropped connection into a ComponentError and a slow server into a TimeoutError', async () => {
-    const vectorStore = store({ timeoutMs: 200 });
+    const vectorStore = store({ timeoutMs: 2_000 });
     await vectorStore.add(documents);
 
     fixture.injectFault({ kind: 'status', status: 503, path: /points\/query$/, times: 1 });
@@ -229,7 +227,7 @@ describe('createQdrantVectorStore', () => {
     fixture.injectFault({ kind: 'drop', path: /points\/query$/, times: 1 });
     await expect(vectorStore.search({ query: 'cat' })).rejects.toBeInstanceOf(ComponentError);
 
-    fixture.injectFault({ kind: 'delay', ms: 600, path: /points\/query$/, times: 1 });
+    fixture.injectFault({ kind: 'delay', ms: 4_000, path: /points\/query$/, times: 1 });
     await expect(vectorStore.search({ query: 'cat' })).rejects.toBeInstanceOf(AdvisorTimeoutError);
 
     expect((await vectorStore.search({ query: 'cat', topK: 1 }))[0].id).toBe('cat-1');

@@ -5,7 +5,6 @@ import { createHashingSparseEncoder } from '../../src/qdrant/sparse-encoder.ts';
 import { createTopicEmbeddingModel } from './topic-embedding-model.ts';
 
 const url = process.env.QDRANT_URL;
-if (!url) console.warn('Skipping the live Qdrant suite: set QDRANT_URL (e.g. http://localhost:6333) to run it.');
 
 describe.skipIf(!url)('Qdrant vector store against a live Qdrant (QDRANT_URL)', () => {
   const collection = `ai_advisors_live_${process.pid}_${Date.now()}`;

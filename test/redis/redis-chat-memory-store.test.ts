@@ -7,9 +7,7 @@ import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
 import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
-
-const url = process.env.REDIS_URL;
-if (!url) console.warn('REDIS_URL is not set: skipping the Redis chat memory store suite (CI always runs it).');
+import { describeWithServices } from '../helpers/services.ts';
 
 describe('escapeKeySegment', () => {
   it('is injective and leaves no separator, glob, brace or percent characters unescaped', () => {
@@ -21,7 +19,7 @@ describe('escapeKeySegment', () => {
   });
 });
 
-describe.skipIf(!url)('redisChatMemoryStore (live Redis)', () => {
+describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDIS_URL: url }) => {
   const keyPrefix = `ai-advisors-test:${crypto.randomUUID()}`;
   const client = createClient({ url }) as AnyRedisClient;
   const stores: Array<ReturnType<typeof redisChatMemoryStore>> = [];

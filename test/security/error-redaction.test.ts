@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withExpectedWarning } from '../helpers/expected-warning.ts';
 import { loggingAdvisor, type AdvisorLogger } from '../../advisors/index.ts';
 import { createCohereReranker } from '../../src/cohere/create-cohere-reranker.ts';
 import { AdvisorArgumentError, AdvisorError, AdvisorTimeoutError, ComponentError, createChatClient } from '../../src/index.ts';
@@ -161,13 +162,15 @@ describe('provider, reranker and vector store failures over HTTP', () => {
   });
 
   it('a Qdrant call whose error body echoes the api-key header shows it nowhere', async () => {
-    const store = createQdrantVectorStore({
-      url: server.url,
-      apiKey: QDRANT_KEY,
-      collection: 'docs',
-      embeddingModel: createTopicEmbeddingModel(),
-      maxRetries: 0,
-    });
+    const store = await withExpectedWarning(/Api key is used with unsecure connection/, () =>
+      createQdrantVectorStore({
+        url: server.url,
+        apiKey: QDRANT_KEY,
+        collection: 'docs',
+        embeddingModel: createTopicEmbeddingModel(),
+        maxRetries: 0,
+      }),
+    );
     const error = await store.search({ query: 'cat' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComponentError);
     expect(inspect(error, { depth: Infinity })).toContain('status: 401');

@@ -19,6 +19,7 @@ import { parseDocumentContext } from '../../src/prompt/document-context.ts';
 import { redisChatMemoryStore } from '../../src/redis/index.ts';
 import { createKeywordFilterReranker } from '../../src/rerank/create-keyword-filter-reranker.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
+import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../fixtures/openai-fixture-server.ts';
 import { mockModel, promptText, textParts } from '../helpers/mock-models.ts';
 
@@ -97,41 +98,43 @@ const hostileIds = [
 
 function describeConversationIsolation(
   name: string,
-  url: string | undefined,
+  variable: ServiceVariable | undefined,
   makeStore: () => ChatMemoryStore & { close?(): Promise<void> },
 ) {
-  describe.skipIf(!url)(`${name}: a conversation id never reads another conversation's memory`, () => {
-    let store: ChatMemoryStore & { close?(): Promise<void> };
-    beforeAll(() => {
-      store = makeStore();
-    });
-    afterAll(async () => {
-      const memory = createChatMemory({ store });
-      await Promise.all(hostileIds.map((id) => memory.clear(`iso:${id}`)));
-      await store.close?.();
-    });
+  describeWithServices(
+    `${name}: a conversation id never reads another conversation's memory`,
+    variable === undefined ? [] : [variable],
+    () => {
+      let store: ChatMemoryStore & { close?(): Promise<void> };
+      beforeAll(() => {
+        store = makeStore();
+      });
+      afterAll(async () => {
+        const memory = createChatMemory({ store });
+        await Promise.all(hostileIds.map((id) => memory.clear(`iso:${id}`)));
+        await store.close?.();
+      });
 
-    it('ids with :, *, %, ?, [, quotes and SQL or glob syntax each see exactly their own messages', async () => {
-      const memory = createChatMemory({ store, window: false });
-      await Promise.all(hostileIds.map((id) => memory.clear(`iso:${id}`)));
-      for (const id of hostileIds) await memory.appendTurn(`iso:${id}`, [{ role: 'user', content: `owned by ${id}` }]);
-      for (const id of hostileIds) {
-        expect((await memory.messages(`iso:${id}`)).map((message) => message.content)).toEqual([`owned by ${id}`]);
-      }
-      expect(await memory.messages('iso:never-written')).toEqual([]);
-    });
-  });
+      it('ids with :, *, %, ?, [, quotes and SQL or glob syntax each see exactly their own messages', async () => {
+        const memory = createChatMemory({ store, window: false });
+        await Promise.all(hostileIds.map((id) => memory.clear(`iso:${id}`)));
+        for (const id of hostileIds) await memory.appendTurn(`iso:${id}`, [{ role: 'user', content: `owned by ${id}` }]);
+        for (const id of hostileIds) {
+          expect((await memory.messages(`iso:${id}`)).map((message) => message.content)).toEqual([`owned by ${id}`]);
+        }
+        expect(await memory.messages('iso:never-written')).toEqual([]);
+      });
+    },
+  );
 }
 
-describeConversationIsolation('in-memory store', 'in-memory', () => inMemoryChatMemoryStore());
-describeConversationIsolation('Redis store', process.env.REDIS_URL, () =>
+describeConversationIsolation('in-memory store', undefined, () => inMemoryChatMemoryStore());
+describeConversationIsolation('Redis store', 'REDIS_URL', () =>
   redisChatMemoryStore({ keyPrefix: `ai-advisors-isolation:${crypto.randomUUID()}` }),
 );
-describeConversationIsolation('PostgreSQL store', process.env.DATABASE_URL, () =>
+describeConversationIsolation('PostgreSQL store', 'DATABASE_URL', () =>
   postgresChatMemoryStore({ tableName: 'ai_advisors_isolation_suite' }),
 );
-if (!process.env.REDIS_URL || !process.env.DATABASE_URL)
-  console.warn('REDIS_URL or DATABASE_URL is not set: skipping the Redis/PostgreSQL isolation suites (CI always runs them).');
 
 describe('API keys and Authorization headers never appear in errors or logs', () => {
   const secretKey = 'sk-fault-suite-0123456789abcdef';

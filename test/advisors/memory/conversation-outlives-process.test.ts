@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const url = process.env.REDIS_URL;
-if (!url) console.warn('REDIS_URL is not set: skipping the restart test of a Redis-stored conversation (CI always runs it).');
+import { afterAll, expect, it } from 'vitest';
+import { describeWithServices } from '../../helpers/services.ts';
 
 const scenario = fileURLToPath(new URL('./restart-scenario.ts', import.meta.url));
 
@@ -25,25 +23,29 @@ function runProcess(
   });
 }
 
-describe.skipIf(!url)('a conversation stored in Redis continues in a new process, against a server that never produced its items', () => {
-  const keyPrefix = `ai-advisors-test:${crypto.randomUUID()}`;
+describeWithServices(
+  'a conversation stored in Redis continues in a new process, against a server that never produced its items',
+  ['REDIS_URL'],
+  ({ REDIS_URL: url }) => {
+    const keyPrefix = `ai-advisors-test:${crypto.randomUUID()}`;
 
-  afterAll(async () => {
-    const client = createClient({ url });
-    await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}:*`, COUNT: 1000 })) if (keys.length > 0) await client.del(keys);
-    await client.close();
-  });
+    afterAll(async () => {
+      const client = createClient({ url });
+      await client.connect();
+      for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}:*`, COUNT: 1000 })) if (keys.length > 0) await client.del(keys);
+      await client.close();
+    });
 
-  it("replays plain messages, never the first server's item references", async () => {
-    const conversationId = 'restarted';
-    const first = await runProcess([conversationId, keyPrefix, 'My name is Ada.', 'Nice to meet you, Ada.']);
-    expect(first.text).toBe('Nice to meet you, Ada.');
+    it("replays plain messages, never the first server's item references", async () => {
+      const conversationId = 'restarted';
+      const first = await runProcess([conversationId, keyPrefix, 'My name is Ada.', 'Nice to meet you, Ada.']);
+      expect(first.text).toBe('Nice to meet you, Ada.');
 
-    const second = await runProcess([conversationId, keyPrefix, 'What is my name?', 'Your name is Ada.']);
-    expect(second.violations).toEqual([]);
-    expect(second.text).toBe('Your name is Ada.');
-    expect(second.input.some((item) => item.type === 'item_reference')).toBe(false);
-    expect(JSON.stringify(second.input)).toContain('Nice to meet you, Ada.');
-  }, 60_000);
-});
+      const second = await runProcess([conversationId, keyPrefix, 'What is my name?', 'Your name is Ada.']);
+      expect(second.violations).toEqual([]);
+      expect(second.text).toBe('Your name is Ada.');
+      expect(second.input.some((item) => item.type === 'item_reference')).toBe(false);
+      expect(JSON.stringify(second.input)).toContain('Nice to meet you, Ada.');
+    }, 60_000);
+  },
+);

@@ -1,12 +1,13 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { ModelMessage } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
 import { type ChatMemoryStore, createChatClient } from '../../../src/index.ts';
 import { createChatMemory, inMemoryChatMemoryStore, type MemoryEntry } from '../../../src/memory/index.ts';
 import { postgresChatMemoryStore } from '../../../src/postgres/index.ts';
 import { redisChatMemoryStore } from '../../../src/redis/index.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
+import { describeWithServices, type ServiceVariable } from '../../helpers/services.ts';
 
 const call = { type: 'tool-call' as const, toolCallId: 'call_location', toolName: 'getLocation', input: {} };
 const result = {
@@ -39,43 +40,35 @@ const poisonedTurns: ModelMessage[][] = [
   ],
 ];
 
-const stores: [string, (() => ChatMemoryStore & { close?(): Promise<void> }) | undefined][] = [
-  ['in-memory', () => inMemoryChatMemoryStore()],
-  [
-    'redis',
-    process.env.REDIS_URL
-      ? () => redisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` })
-      : undefined,
-  ],
-  ['postgres', process.env.DATABASE_URL ? () => postgresChatMemoryStore({ connectionString: process.env.DATABASE_URL }) : undefined],
+const stores: [string, ServiceVariable[], () => ChatMemoryStore & { close?(): Promise<void> }][] = [
+  ['in-memory', [], () => inMemoryChatMemoryStore()],
+  ['redis', ['REDIS_URL'], () => redisChatMemoryStore({ keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` })],
+  ['postgres', ['DATABASE_URL'], () => postgresChatMemoryStore()],
 ];
-for (const [name, create] of stores)
-  if (!create) console.warn(`skipping the poisoned-history test on ${name}: its URL is not set (CI always runs it)`);
 
-describe.each(stores)('a history poisoned by an older version, on the %s store', (name, create) => {
-  let fixture: OpenAIFixture;
-  const store = create?.();
+for (const [name, variables, create] of stores)
+  describeWithServices(`a history poisoned by an older version, on the ${name} store`, variables, () => {
+    let fixture: OpenAIFixture;
+    const store = create();
 
-  beforeAll(async () => {
-    fixture = await startOpenAIFixture();
-  });
-  afterAll(async () => {
-    await fixture.close();
-    await store?.close?.();
-  });
+    beforeAll(async () => {
+      fixture = await startOpenAIFixture();
+    });
+    afterAll(async () => {
+      await fixture.close();
+      await store.close?.();
+    });
 
-  it.skipIf(!store)(
-    'reads back provider-valid, and the next turns go through a server that rejects unpaired calls and results',
-    async () => {
+    it('reads back provider-valid, and the next turns go through a server that rejects unpaired calls and results', async () => {
       const conversationId = `poisoned-${name}-${crypto.randomUUID()}`;
       for (const [index, messages] of poisonedTurns.entries()) {
         const entries: MemoryEntry[] = messages.map((message) => ({
           message,
           metadata: { turnId: `old-${index}`, createdAt: new Date(0) },
         }));
-        await store!.appendTurn(conversationId, { entries, key: `old-${index}`, attemptId: crypto.randomUUID() });
+        await store.appendTurn(conversationId, { entries, key: `old-${index}`, attemptId: crypto.randomUUID() });
       }
-      const memory = createChatMemory({ store: store!, window: false });
+      const memory = createChatMemory({ store: store, window: false });
       const healed = await memory.messages(conversationId);
       expect(healed.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant', 'user']);
 
@@ -86,6 +79,5 @@ describe.each(stores)('a history poisoned by an older version, on the %s store',
         expect(await chat.generate({ prompt: question, context: { conversationId } })).toMatchObject({ text: `Answer: ${question}` });
       }
       expect(fixture.violations).toEqual([]);
-    },
-  );
-});
+    });
+  });
