@@ -62,7 +62,8 @@ export function chatMemoryTables(
  * `<table>_appends` holds the claimed append keys (`key:<key>`) and attempt
  * ids (`attempt:<id>`) that make appends idempotent. `<table>_segments` holds
  * runs of older entries moved out of the entries table, each as one text
- * (`postgresChatMemoryStore`'s `compaction`), and `<table>_conversations` one
+ * (`postgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
+ * segments written by 0.2 do not, and are put back in order on read), and `<table>_conversations` one
  * row per conversation that its appends lock. A deployment created by an
  * earlier version gets the new tables by running the migration again.
  *
@@ -100,6 +101,7 @@ CREATE TABLE IF NOT EXISTS ${tables.segments} (
   entries text NOT NULL,
   PRIMARY KEY (conversation_id, last_turn_seq, last_position)
 );
+ALTER TABLE ${tables.segments} ADD COLUMN IF NOT EXISTS keyed boolean NOT NULL DEFAULT false;
 CREATE TABLE IF NOT EXISTS ${tables.conversations} (
   conversation_id text PRIMARY KEY,
   appended bigint NOT NULL,

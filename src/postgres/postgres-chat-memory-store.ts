@@ -60,7 +60,7 @@ const ROW_APART_BYTES = 256 * 1024;
 const SEGMENT_MAX_BYTES = 1024 * 1024;
 
 interface EntryRow {
-  readonly kind: 'system' | 'entry' | 'segment';
+  readonly kind: 'system' | 'entry' | 'segment' | 'unkeyed';
   /** A segment's row is the JSON array `[last turn, last position, [entries...]]`. */
   readonly message: string;
   readonly metadata: string | null;
@@ -176,7 +176,10 @@ UNION ALL
 SELECT 'entry', message, metadata, turn_seq::text, position FROM tail
 UNION ALL
 SELECT 'segment', '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]', NULL, NULL, NULL
-FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
+FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)
+UNION ALL
+SELECT 'unkeyed', NULL, NULL, NULL, NULL
+WHERE EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1 AND NOT keyed)`,
   );
 
   /**
@@ -189,15 +192,18 @@ FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)`,
   async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
     if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
     const { rows } = await pool.query<EntryRow>({ ...readLatestStatement, values: [conversationId, last] });
+    if (rows.some((row) => row.kind === 'unkeyed')) {
+      // Segments written by 0.2 may be filed out of order: only a whole read can put their entries back in place.
+      const whole = await readWhole(conversationId);
+      return { ...whole, entries: whole.entries.slice(-last) };
+    }
     const segmentRows = rows.filter((row) => row.kind === 'segment');
     if (segmentRows.length === 0) return windowedHistory(rows);
     const entryRows = rows.filter((row) => row.kind === 'entry');
-    const entries = inKeyOrder([
+    const entries = entriesInAppendOrder([
       ...segmentRows.map((row) => deserializeMemoryValue(row.message) as SegmentUnit),
       ...entryRows.map((row): RowUnit => [Number(row.turn), row.position!, row]),
-    ])
-      .flatMap(entriesOfUnit)
-      .slice(-last);
+    ]).slice(-last);
     return { ...systemOfRows(rows), entries };
   }
 
@@ -238,20 +244,21 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
     });
     const decoded = rows.map(([text]) => deserializeMemoryValue(text) as WholeRow);
     const systemRow = decoded.find(([turn]) => turn === null) as EntryUnit | undefined;
-    const units = inKeyOrder(decoded.filter(([turn]) => turn !== null) as Array<EntryUnit | SegmentUnit>);
     return {
       ...(systemRow === undefined ? {} : { system: decodedMemoryEntry(systemRow[2], systemRow[3]) }),
-      entries: units.flatMap(entriesOfUnit),
+      entries: entriesInAppendOrder(decoded.filter(([turn]) => turn !== null) as Array<EntryUnit | SegmentUnit>),
     };
   }
 
   const compactionPlanStatement = sql(
-    `SELECT turn_seq::text, position, octet_length(message::text) + octet_length(metadata::text)
-FROM ${tables.entries} WHERE conversation_id = $1 AND (turn_seq, position) < (
+    // The turn number comes back as text (pg's bigint), but the rows are ordered by the column: ordered by the text, 10
+    // would come before 9 and a run's range would span entries of other runs.
+    `SELECT entry.turn_seq AS turn, entry.position, octet_length(entry.message::text) + octet_length(entry.metadata::text)
+FROM ${tables.entries} AS entry WHERE entry.conversation_id = $1 AND (entry.turn_seq, entry.position) < (
   SELECT turn_seq, position FROM ${tables.entries} WHERE conversation_id = $1
   ORDER BY turn_seq DESC, position DESC OFFSET $2 LIMIT 1
 )
-ORDER BY turn_seq, position LIMIT $3`,
+ORDER BY entry.turn_seq, entry.position LIMIT $3`,
   );
   const compactionMoveStatement = sql(
     `WITH conversation AS (
@@ -268,9 +275,10 @@ moved AS (
     AND (entry.turn_seq, entry.position) <= (runs.last_turn, runs.last_position)
   RETURNING entry.turn_seq, entry.position, entry.message, entry.metadata, runs.last_turn, runs.last_position
 )
-INSERT INTO ${tables.segments} (conversation_id, last_turn_seq, last_position, entry_count, entries)
+INSERT INTO ${tables.segments} (conversation_id, last_turn_seq, last_position, entry_count, entries, keyed)
 SELECT $1, last_turn, last_position, count(*),
-  string_agg('{"message":' || message::text || ',"metadata":' || metadata::text || '}', ',' ORDER BY turn_seq, position)
+  string_agg('[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']', ',' ORDER BY turn_seq, position),
+  true
 FROM moved GROUP BY last_turn, last_position`,
   );
 
@@ -431,21 +439,59 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
 
 /** An entry of a whole read: turn, position, message, metadata (turn and position null for the system message). */
 type EntryUnit = [number | null, number | null, unknown, unknown];
-/** A segment: the key of its last entry and its entries, oldest first. */
-type SegmentUnit = [number, number, Array<{ message: unknown; metadata: unknown }>];
+/**
+ * A segment: the key of its last entry and its entries, oldest first, each `[turn, position, message, metadata]`;
+ * segments written by 0.2 hold `{ message, metadata }` without the key.
+ */
+type SegmentUnit = [number, number, Array<EntryUnit | { message: unknown; metadata: unknown }>];
 /** A row of a windowed read, with its key. */
 type RowUnit = [number, number, EntryRow];
 type WholeRow = EntryUnit | SegmentUnit;
 
-/** Rows and segments by key (turn, then position): no row's key falls inside a segment, so this orders their entries. */
-function inKeyOrder<Unit extends EntryUnit | SegmentUnit | RowUnit>(units: Unit[]): Unit[] {
-  return units.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-}
-
-function entriesOfUnit(unit: EntryUnit | SegmentUnit | RowUnit): MemoryEntry[] {
-  if (unit.length === 4) return [decodedMemoryEntry(unit[2], unit[3])];
-  const [, , content] = unit;
-  return Array.isArray(content) ? content.map((entry) => decodedMemoryEntry(entry.message, entry.metadata)) : [toLazyEntry(content)];
+/**
+ * The entries of rows and segments in append order, which is the order of their keys (turn, then position). Units
+ * are put in order by their keys first, which orders every entry when each segment holds a contiguous run; each
+ * entry's own key is then checked, so that a segment filed out of order can never move an entry. Entries of a
+ * segment written by 0.2 carry no key: such a conversation is put in order by its turns' creation times (stable, so
+ * a turn's entries stay in their order), which is append order but between turns appended concurrently.
+ */
+function entriesInAppendOrder(units: Array<EntryUnit | SegmentUnit | RowUnit>): MemoryEntry[] {
+  units.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  const entries: MemoryEntry[] = [];
+  const turns: number[] = [];
+  const positions: number[] = [];
+  let ordered = true;
+  let unkeyed = false;
+  const add = (turn: number, position: number, entry: MemoryEntry) => {
+    const previous = entries.length - 1;
+    if (previous >= 0 && (turns[previous] > turn || (turns[previous] === turn && positions[previous] > position))) ordered = false;
+    entries.push(entry);
+    turns.push(turn);
+    positions.push(position);
+  };
+  for (const unit of units) {
+    if (unit.length === 4) {
+      add(unit[0]!, unit[1]!, decodedMemoryEntry(unit[2], unit[3]));
+      continue;
+    }
+    const [turn, position, content] = unit;
+    if (!Array.isArray(content)) {
+      add(turn, position, toLazyEntry(content));
+      continue;
+    }
+    for (const item of content) {
+      if (Array.isArray(item)) add(item[0]!, item[1]!, decodedMemoryEntry(item[2], item[3]));
+      else {
+        unkeyed = true;
+        add(turn, position, decodedMemoryEntry(item.message, item.metadata));
+      }
+    }
+  }
+  if (ordered && !unkeyed) return entries;
+  const order = [...entries.keys()];
+  if (unkeyed) order.sort((a, b) => entries[a].metadata.createdAt.getTime() - entries[b].metadata.createdAt.getTime());
+  else order.sort((a, b) => turns[a] - turns[b] || positions[a] - positions[b]);
+  return order.map((index) => entries[index]);
 }
 
 /** The runs of `rows` (turn, position, bytes; oldest first) that make segments, as the keys of their first and last entries. */
