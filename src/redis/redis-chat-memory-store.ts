@@ -89,22 +89,56 @@ end
 return 'stored'
 `);
 
-// KEYS: system, list, log, log ends. ARGV: the number of entries wanted (> 0). Returns the system message, the
-// newest entries of the log (their texts, each followed by a comma) and those of the list, which are newer.
-const READ_LAST_SCRIPT = script(`
+// KEYS: system, list, log, log ends, messages kept apart. ARGV: the number of entries wanted (0: all), the window's
+// measure key ('' for none) and budget. Returns, from one snapshot, the system message, the entries of the log (their
+// texts, each followed by a comma), those of the list (newer), and the fields of the messages kept apart that those
+// entries name, each with its message, or false where the field records a measure over the budget. A field is
+// `<id>/<measure key>/<measure>` (or `<id>` as 0.2 wrote it); a record names it last, as `"messageApart":"<field>"}`,
+// which JSON text can hold nowhere else, as quotes inside strings are escaped.
+const READ_SCRIPT = script(`
 local last = tonumber(ARGV[1])
-local listed = redis.call('LRANGE', KEYS[2], -last, -1)
+local listed
 local logged = ''
-local fromLog = last - #listed
-if fromLog > 0 then
-  local count = redis.call('LLEN', KEYS[4])
-  if count > fromLog then
-    logged = redis.call('GETRANGE', KEYS[3], redis.call('LINDEX', KEYS[4], -fromLog - 1), -1)
-  elseif count > 0 then
-    logged = redis.call('GET', KEYS[3])
+if last == 0 then
+  listed = redis.call('LRANGE', KEYS[2], 0, -1)
+  logged = redis.call('GET', KEYS[3]) or ''
+else
+  listed = redis.call('LRANGE', KEYS[2], -last, -1)
+  local fromLog = last - #listed
+  if fromLog > 0 then
+    local count = redis.call('LLEN', KEYS[4])
+    if count > fromLog then
+      logged = redis.call('GETRANGE', KEYS[3], redis.call('LINDEX', KEYS[4], -fromLog - 1), -1)
+    elseif count > 0 then
+      logged = redis.call('GET', KEYS[3])
+    end
   end
 end
-return { redis.call('GET', KEYS[1]) or false, logged, listed }
+local fields, messages = {}, {}
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  local budgetKey, budget = ARGV[2], tonumber(ARGV[3])
+  local function collect(text)
+    local from = 1
+    while true do
+      local _, markerEnd = string.find(text, '"messageApart":"', from, true)
+      if not markerEnd then return end
+      local close = string.find(text, '"', markerEnd + 1, true)
+      local field = string.sub(text, markerEnd + 1, close - 1)
+      from = close + 1
+      local key, measure = string.match(field, '^[^/]+/([^/]+)/([^/]+)$')
+      measure = tonumber(measure)
+      fields[#fields + 1] = field
+      if budget and measure and key == budgetKey and measure > budget then
+        messages[#messages + 1] = false
+      else
+        messages[#messages + 1] = redis.call('HGET', KEYS[5], field) or false
+      end
+    end
+  end
+  collect(logged)
+  for _, entry in ipairs(listed) do collect(entry) end
+end
+return { redis.call('GET', KEYS[1]) or false, logged, listed, fields, messages }
 `);
 
 // KEYS: appends, tombstone. ARGV: key, attempt id, tombstone ttl.
@@ -213,7 +247,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const entries = turn.entries.map((entry) => {
         const serialized = serializeMemoryEntry(entry);
         if (serialized.length <= MESSAGE_APART_CHARS) return serialized;
-        const field = crypto.randomUUID();
+        const field = apartField(entry.metadata);
         apart.push(field, serializeMemoryValue(entry.message));
         return `{"metadata":${serializeMemoryMetadata(entry.metadata)},"messageApart":"${field}"}`;
       });
@@ -262,29 +296,20 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
         return { ...systemOf(system), entries: [] };
       }
       const redis = await ready();
-      // A message kept apart is missing only when the conversation was cleared (or expired) between the two reads: read again.
-      for (let attempt = 1; ; attempt++) {
-        readOptions?.abortSignal?.throwIfAborted();
-        const [system, logged, listed] = (
-          last === undefined
-            ? await redis.multi().get(key.system).get(key.log).lRange(key.messages, 0, -1).exec()
-            : await runScript(redis, READ_LAST_SCRIPT, [key.system, key.messages, key.log, key.logEnds], [String(last)])
-        ) as [string | null, string | null, string[]];
-        const entries = await withMessagesApart(
-          redis,
-          key.messagesApart,
-          [...entriesOfLog(logged), ...listed.map(deserializeMemoryEntry)],
-          readOptions?.windowBudget,
-        );
-        if (entries !== undefined) return { ...systemOf(system), entries };
-        if (attempt === 2) {
-          throw new ComponentError({
-            component,
-            operation: 'read',
-            message: 'a message kept apart (in the messages-apart hash) is missing from the conversation',
-          });
-        }
-      }
+      readOptions?.abortSignal?.throwIfAborted();
+      const budget = readOptions?.windowBudget;
+      // One script: the entries and the messages kept apart come from one snapshot, so a clear in between cannot split them.
+      const [system, logged, listed, fields, messages] = (await runScript(
+        redis,
+        READ_SCRIPT,
+        [key.system, key.messages, key.log, key.logEnds, key.messagesApart],
+        [String(last ?? 0), budget === undefined ? '' : escapeKeySegment(budget.key), budget === undefined ? '' : String(budget.budget)],
+      )) as [string | null, string, string[], string[], Array<string | null>];
+      const apart = new Map(fields.map((field, index) => [field, messages[index]]));
+      const entries = [...entriesOfLog(logged), ...listed.map(deserializeMemoryEntry)].map((entry) =>
+        isEntryApart(entry) ? entryWithMessageApart(entry, apart, budget) : entry,
+      );
+      return { ...systemOf(system), entries };
     },
 
     async clear(conversationId, callOptions) {
@@ -334,29 +359,32 @@ function systemOf(system: string | null): Pick<StoredHistory, 'system'> {
 type EntryApart = { readonly metadata: MemoryEntryMetadata; readonly messageApart: string; readonly message?: undefined };
 
 /**
- * The entries with their messages kept apart fetched (one `HMGET`), in place, except those the window's budget can
- * never keep: their `message` throws `UnloadedMessageError`. Undefined when one of them is missing.
+ * The field a message kept apart is stored under: a fresh id, then its window measure, so that a read decides in the
+ * script whether the window's budget can keep it (the measure key percent-encoded, so it holds no `/` or quote).
  */
-async function withMessagesApart(
-  redis: AnyRedisClient,
-  hashKey: string,
-  entries: Array<MemoryEntry | EntryApart>,
+function apartField(metadata: MemoryEntryMetadata): string {
+  const id = crypto.randomUUID();
+  return metadata.measure === undefined ? id : `${id}/${escapeKeySegment(metadata.measure.key)}/${metadata.measure.value}`;
+}
+
+/**
+ * The entry with its message kept apart, as the read script returned it; one whose measure is over the window's
+ * budget was not fetched, and its `message` throws `UnloadedMessageError`.
+ */
+function entryWithMessageApart(
+  entry: EntryApart,
+  apart: ReadonlyMap<string, string | null>,
   windowBudget: StoreReadOptions['windowBudget'],
-): Promise<MemoryEntry[] | undefined> {
-  const apart: number[] = [];
-  for (let index = 0; index < entries.length; index++) if (isEntryApart(entries[index])) apart.push(index);
-  if (apart.length === 0) return entries as MemoryEntry[];
-  const wanted = apart.filter(
-    (index) => windowBudget === undefined || (storedMeasure(entries[index], windowBudget.key) ?? 0) <= windowBudget.budget,
-  );
-  const fields = wanted.map((index) => (entries[index] as EntryApart).messageApart);
-  const messages = fields.length === 0 ? [] : ((await redis.hmGet(hashKey, fields)) as Array<string | null>);
-  if (messages.includes(null)) return undefined;
-  for (const index of apart) entries[index] = unloadedEntry(entries[index].metadata);
-  wanted.forEach((index, position) => {
-    entries[index] = { message: deserializeMemoryValue(messages[position]!) as ModelMessage, metadata: entries[index].metadata };
+): MemoryEntry {
+  const message = apart.get(entry.messageApart);
+  if (typeof message === 'string') return { message: deserializeMemoryValue(message) as ModelMessage, metadata: entry.metadata };
+  if (windowBudget !== undefined && (storedMeasure(entry, windowBudget.key) ?? 0) > windowBudget.budget)
+    return unloadedEntry(entry.metadata);
+  throw new ComponentError({
+    component: 'redis-chat-memory-store',
+    operation: 'read',
+    message: 'a message kept apart (in the messages-apart hash) is missing from the conversation',
   });
-  return entries as MemoryEntry[];
 }
 
 function isEntryApart(entry: MemoryEntry | EntryApart): entry is EntryApart {

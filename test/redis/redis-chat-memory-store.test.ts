@@ -207,19 +207,31 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
       }
     });
 
-    it('is read again from the start when the conversation is cleared between the list and the message', async () => {
+    it('is read with its entry from one snapshot: reads racing clears and appends never fail and never see half a conversation', async () => {
+      const writer = redisChatMemoryStore({ client, keyPrefix });
       const reader = createClient({ url }) as AnyRedisClient;
       await reader.connect();
       try {
         const store = redisChatMemoryStore({ client: reader, keyPrefix });
-        await store.appendTurn('apart-cleared', turnOf(entriesOf([huge('Cleared.')])));
-        const hmGet = reader.hmGet.bind(reader);
-        const spy = vi.spyOn(reader, 'hmGet').mockImplementationOnce(async (...args: Parameters<typeof hmGet>) => {
-          await store.clear('apart-cleared');
-          return hmGet(...args);
-        });
-        expect(await store.read('apart-cleared')).toEqual({ entries: [] });
-        expect(spy).toHaveBeenCalledTimes(1);
+        const conversation = [huge('Kept apart.'), { role: 'user' as const, content: 'After it.' }];
+        let writing = true;
+        const writes = (async () => {
+          for (let round = 0; round < 60; round++) {
+            await writer.appendTurn('apart-raced', turnOf(entriesOf(conversation)));
+            await writer.clear('apart-raced');
+          }
+          writing = false;
+        })();
+        const seen = new Set<number>();
+        while (writing) {
+          const [whole, window] = await Promise.all([store.read('apart-raced'), store.read('apart-raced', { last: 1 })]);
+          expect([0, 2]).toContain(whole.entries.length);
+          if (whole.entries.length === 2) expect(whole.entries.map((entry) => entry.message)).toEqual(conversation);
+          expect(window.entries.map((entry) => entry.message)).toEqual(window.entries.length === 0 ? [] : [conversation[1]]);
+          seen.add(whole.entries.length);
+        }
+        await writes;
+        expect(seen.has(2)).toBe(true);
       } finally {
         await reader.close();
       }
