@@ -6,6 +6,7 @@ export {
   AdvisorArgumentError,
   AdvisorError,
   AdvisorTimeoutError,
+  AppendConflictError,
   ComponentError,
   MemoryAppendUnknownError,
   UnloadedMessageError,

@@ -3,4 +3,5 @@ export { ComponentError } from './component-error.ts';
 export { AdvisorArgumentError } from './advisor-argument-error.ts';
 export { MemoryAppendUnknownError } from './memory-append-unknown-error.ts';
 export { AdvisorTimeoutError } from './advisor-timeout-error.ts';
+export { AppendConflictError } from './append-conflict-error.ts';
 export { UnloadedMessageError } from './unloaded-message-error.ts';

@@ -31,15 +31,21 @@ export interface MemoryTurn extends AppendAttempt {
   readonly entries: readonly MemoryEntry[];
   /** Replaces the conversation's system message (there is at most one, and it is never evicted). */
   readonly system?: MemoryEntry;
+  /**
+   * A digest of what identifies the turn's content (chat memory: its input, the messages before the first assistant
+   * message). Stored with the key: an append of the key with another digest is a `conflict`, not a `duplicate`.
+   */
+  readonly digest?: string;
 }
 
 /**
  * What an append did:
  * - `stored`: the turn was written;
  * - `duplicate`: the key was already written (by any attempt, this one included); nothing was written now;
+ * - `conflict`: the key was already written with another `digest` (other content); nothing was written now;
  * - `cancelled`: the key is not written, but this attempt was settled earlier (`settleAppend`), so nothing was written.
  */
-export type AppendOutcome = 'stored' | 'duplicate' | 'cancelled';
+export type AppendOutcome = 'stored' | 'duplicate' | 'conflict' | 'cancelled';
 
 /** Whether an append's key is stored, once its attempt can no longer land. */
 export type SettledAppend = 'stored' | 'absent';
@@ -96,10 +102,10 @@ export interface ChatMemoryStore {
   settleAppend?(conversationId: string, attempt: AppendAttempt, options?: StoreCallOptions): Promise<SettledAppend>;
   read(conversationId: string, options?: StoreReadOptions): Promise<StoredHistory>;
   /**
-   * Deletes the conversation's entries, system message and append keys (a key
-   * can be appended again afterwards). Tombstones may be deleted too or left to
-   * expire; an append still in flight when its conversation is cleared may land
-   * after the clear.
+   * Deletes everything the store keeps for the conversation: entries, system
+   * message, append keys (a key can be appended again afterwards) and the
+   * tombstones of settled attempts. An append still in flight when its
+   * conversation is cleared may land after the clear.
    */
   clear(conversationId: string, options?: StoreCallOptions): Promise<void>;
 }

@@ -3,7 +3,9 @@ import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { MemoryAppendUnknownError } from '../errors/memory-append-unknown-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
+import { AppendConflictError } from '../errors/append-conflict-error.ts';
 import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
+import { appendDigest } from './append-digest.ts';
 import { callStore } from './call-store.ts';
 import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory, StoreReadOptions } from './chat-memory-store.ts';
 import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
@@ -75,6 +77,12 @@ export interface ChatMemory {
    * Appends one turn atomically, at most once per `key`. A system message in
    * `messages` replaces the conversation's system message instead of being
    * appended. Provider item ids are removed unless `keepProviderItemIds`.
+   *
+   * The key is stored with a digest of the turn's input (its messages before
+   * the first assistant message): appending the key again with the same input
+   * (a retry, a resend) is a `duplicate`; with another input (an edit) it
+   * throws an `AppendConflictError` and writes nothing. To replace a turn,
+   * append under a new key with `metadata.regenerates` naming it.
    *
    * An append that times out after it was sent throws a
    * `MemoryAppendUnknownError`: the turn may or may not be stored. The next
@@ -281,11 +289,13 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       const system = entries.filter((entry) => entry.message.role === 'system').at(-1);
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
       await settleUnknownAppends(conversationId, options.abortSignal);
+      const digest = appendDigest(conversation.map((entry) => entry.message));
       const outcome = await appendAttempt(
         conversationId,
-        { key, entries: conversation, ...(system ? { system } : {}) },
+        { key, digest, entries: conversation, ...(system ? { system } : {}) },
         options.abortSignal,
       );
+      if (outcome === 'conflict') throw new AppendConflictError({ key });
       if (outcome !== 'stored' && outcome !== 'duplicate') {
         // A fresh attempt id was never settled: 'cancelled' (or anything else) is a store bug.
         throw new ComponentError({

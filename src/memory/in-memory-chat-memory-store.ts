@@ -9,6 +9,7 @@ import {
   serializeMemoryMetadata,
   serializeMemoryValue,
 } from './memory-entry-codec.ts';
+import { isAppendConflict, validateAppendDigest } from './append-digest.ts';
 import { validateAppendAttempt } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
@@ -26,9 +27,9 @@ interface Conversation {
   entries: StoredEntry[];
 }
 
-/** The append keys of one conversation (key → attempt that stored it) and its settled attempts. */
+/** The append keys of one conversation (key → the attempt that stored it and the turn's digest) and its settled attempts. */
 interface AppendLedger {
-  readonly stored: Map<string, string>;
+  readonly stored: Map<string, { readonly attemptId: string; readonly digest: string | undefined }>;
   readonly cancelled: Set<string>;
 }
 
@@ -62,13 +63,15 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
     async appendTurn(conversationId, turn, options) {
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
+      validateAppendDigest(turn.digest, component);
       options?.abortSignal?.throwIfAborted();
       const entries = turn.entries.map(serializeEntry);
       const system = turn.system === undefined ? undefined : serializeEntry(turn.system);
       const ledger = ledgerOf(conversationId);
-      if (ledger.stored.has(key)) return 'duplicate';
+      const stored = ledger.stored.get(key);
+      if (stored !== undefined) return isAppendConflict(stored.digest, turn.digest) ? 'conflict' : 'duplicate';
       if (ledger.cancelled.has(attemptId)) return 'cancelled';
-      ledger.stored.set(key, attemptId);
+      ledger.stored.set(key, { attemptId, digest: turn.digest });
       let conversation = conversations.get(conversationId);
       if (conversation === undefined) {
         conversation = { entries: [] };
@@ -84,7 +87,7 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       const { key, attemptId } = validateAppendAttempt(attempt, component);
       options?.abortSignal?.throwIfAborted();
       const ledger = ledgerOf(conversationId);
-      const storedBy = ledger.stored.get(key);
+      const storedBy = ledger.stored.get(key)?.attemptId;
       if (storedBy !== attemptId) ledger.cancelled.add(attemptId);
       return storedBy === undefined ? 'absent' : 'stored';
     },

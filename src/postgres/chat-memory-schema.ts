@@ -14,7 +14,7 @@ export interface ChatMemoryTableOptions {
 export interface ChatMemoryTables {
   readonly entries: string;
   readonly system: string;
-  /** Append keys and attempt ids already claimed, per conversation. */
+  /** The append ledger: per conversation, its recent append keys (with their turns and digests) and settled attempts. */
   readonly appends: string;
   /** Runs of older entries, each kept as one text. */
   readonly segments: string;
@@ -59,8 +59,10 @@ export function chatMemoryTables(
  * Each turn takes one value of the turn sequence and its entries are numbered
  * by position, so concurrent turns on one conversation never interleave or
  * collide, and the primary key serves "latest N entries of a conversation".
- * `<table>_appends` holds the claimed append keys (`key:<key>`) and attempt
- * ids (`attempt:<id>`) that make appends idempotent. `<table>_segments` holds
+ * `<table>_appends` is the append ledger: a row per append key (`key:<key>`)
+ * with the turn that stored it and its digest, or, for a key not stored, the
+ * attempts settled before they could store it (`cancelled`). Rows of turns
+ * more than 64 entries back are purged as the conversation grows. `<table>_segments` holds
  * runs of older entries moved out of the entries table, each as one text
  * (`postgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
  * segments written by 0.2 do not, and are put back in order on read), and `<table>_conversations` one
@@ -93,6 +95,12 @@ CREATE TABLE IF NOT EXISTS ${tables.appends} (
   append_key text NOT NULL,
   PRIMARY KEY (conversation_id, append_key)
 );
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS stored boolean NOT NULL DEFAULT true;
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS turn_seq bigint;
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS digest text;
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS claim text;
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS cancelled text[];
+ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS settled_at timestamptz;
 CREATE TABLE IF NOT EXISTS ${tables.segments} (
   conversation_id text NOT NULL,
   last_turn_seq bigint NOT NULL,

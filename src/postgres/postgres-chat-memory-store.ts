@@ -10,6 +10,7 @@ import {
   serializeMemoryMetadata,
   serializeMemoryValue,
 } from '../memory/memory-entry-codec.ts';
+import { validateAppendDigest } from '../memory/append-digest.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -52,6 +53,8 @@ export interface PostgresChatMemoryCompaction {
 const KEEP_NEWEST_ENTRIES = 64;
 /** `compact_at` of a conversation being cleared: no compaction runs any more. */
 const NEVER = '9223372036854775807';
+/** Appends purge the conversation's ledger each time this many more entries have been appended. */
+const LEDGER_PURGE_EVERY = 64;
 /** A compaction moves at most this many segments' worth of entries, so that one append never waits on a whole backlog. */
 const MAX_RUNS_PER_COMPACTION = 64;
 
@@ -69,20 +72,27 @@ interface EntryRow {
 }
 
 /**
- * Chat memory in PostgreSQL. A turn is one statement: it claims the append's
- * attempt id and then its key in `<table>_appends` (`ON CONFLICT DO NOTHING`),
- * and only when both claims succeed inserts the entries (one multi-row
- * `INSERT`) and upserts the system message. Atomic, O(1) in the history
- * length, and idempotent: a claim that collides with a concurrent, uncommitted
- * one waits for its transaction, so of concurrent appends of one key exactly
- * one is stored. An attempt id already claimed means the attempt was settled
- * (or already ran): `cancelled`, or `duplicate` when its key is stored.
+ * Chat memory in PostgreSQL. A turn is one statement: it locks the
+ * conversation's row in `<table>_conversations`, draws the turn number, claims
+ * the append's key in the ledger `<table>_appends` (inserting its row, or
+ * taking over one that only settled attempts left) and only when the claim
+ * succeeds inserts the entries (one multi-row `INSERT`) and upserts the system
+ * message. Atomic, O(1) in the history length, and idempotent: a claim that
+ * collides with a concurrent, uncommitted one waits for its transaction, so of
+ * concurrent appends of one key exactly one is stored. A stored key with
+ * another digest is a `conflict`; one whose attempt was settled, `cancelled`.
  *
- * `settleAppend` claims the attempt id itself, so an append still blocked on
- * the server (behind a `LOCK TABLE`, say) finds it taken and writes nothing. A
- * query that timed out on the client is not cancelled on the server (a
- * server-side `statement_timeout` per query would cost a round trip):
- * settling is what makes its outcome final.
+ * `settleAppend` records the attempt in its key's row (a new row if the key is
+ * not stored), so an append of it still blocked on the server (behind a
+ * `LOCK TABLE`, say) finds it and writes nothing. A query that timed out on the
+ * client is not cancelled on the server (a server-side `statement_timeout` per
+ * query would cost a round trip): settling is what makes its outcome final.
+ *
+ * The ledger stays small: every 64 entries appended, the keys of turns older
+ * than the conversation's newest 64 entries are purged (a retry or resend of
+ * an older turn is stored again), with rows written by 0.2 and attempts
+ * settled over 7 days ago. `clear` deletes every row of the conversation in
+ * every table.
  *
  * Older entries move into segments, one text per run of up to 256 entries
  * (`compaction`): once 256 entries beyond the newest 64 have been appended, the
@@ -313,49 +323,72 @@ FROM moved GROUP BY last_turn, last_position`,
     });
   }
 
+  // The conversation's row is locked and the turn number drawn first, so the key row records the turn it stores.
+  // The key is claimed by inserting its row, or by taking over a row that settled attempts left (one not stored, that
+  // this attempt is not among): a claim that collides with an uncommitted one waits for it. A row that cannot be
+  // taken is still updated, to nothing, so that it comes back with what the outcome needs, although a row committed
+  // after this statement began is not in its snapshot: `claim = $10` tells whether this statement claimed it.
+  const claimable = `NOT ledger.stored AND NOT ($6::text = ANY(coalesce(ledger.cancelled, '{}')))`;
   const appendStatement = sql(
-    `WITH attempt AS (
-  INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $6::text)
-  ON CONFLICT DO NOTHING RETURNING 1
-),
-claim AS (
-  INSERT INTO ${tables.appends} (conversation_id, append_key) SELECT $1, 'key:' || $7::text FROM attempt
-  ON CONFLICT DO NOTHING RETURNING 1
-),
-conversation AS (
+    `WITH conversation AS (
   INSERT INTO ${tables.conversations} (conversation_id, appended, compact_at)
-  SELECT $1, cardinality($2::text[]),
-    CASE WHEN EXISTS (SELECT 1 FROM ${tables.entries} WHERE conversation_id = $1) THEN 0 ELSE $8::bigint END
-  FROM claim
+  VALUES ($1, cardinality($2::text[]),
+    CASE WHEN EXISTS (SELECT 1 FROM ${tables.entries} WHERE conversation_id = $1) THEN 0 ELSE $8::bigint END)
   ON CONFLICT (conversation_id) DO UPDATE SET appended = ${tables.conversations}.appended + excluded.appended
-  RETURNING appended >= compact_at AS compact
+  RETURNING appended >= compact_at AS compact, appended / ${LEDGER_PURGE_EVERY} <> (appended - cardinality($2::text[])) / ${LEDGER_PURGE_EVERY} AS purge
 ),
 turn AS (SELECT nextval('${tables.turnSequence}') AS seq FROM conversation),
+claim AS (
+  INSERT INTO ${tables.appends} AS ledger (conversation_id, append_key, stored, turn_seq, digest, claim)
+  SELECT $1, 'key:' || $7::text, true, turn.seq, $9::text, $10::text FROM turn
+  ON CONFLICT (conversation_id, append_key) DO UPDATE SET
+    stored = ledger.stored OR ${claimable},
+    turn_seq = CASE WHEN ${claimable} THEN excluded.turn_seq ELSE ledger.turn_seq END,
+    digest = CASE WHEN ${claimable} THEN excluded.digest ELSE ledger.digest END,
+    claim = CASE WHEN ${claimable} THEN excluded.claim ELSE ledger.claim END
+  RETURNING claim = $10::text AS claimed, stored, digest, turn_seq
+),
 system AS (
   INSERT INTO ${tables.system} (conversation_id, message, metadata)
-  SELECT $1, $4::text::json, $5::text::json FROM claim WHERE $4::text IS NOT NULL
+  SELECT $1, $4::text::json, $5::text::json FROM claim WHERE claimed AND $4::text IS NOT NULL
   ON CONFLICT (conversation_id) DO UPDATE
     SET message = excluded.message, metadata = excluded.metadata, updated_at = now()
 ),
 entries AS (
   INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
-  SELECT $1, turn.seq, entry.position, entry.message::json, entry.metadata::json
-  FROM turn, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
+  SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json
+  FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
+  WHERE claim.claimed
 )
-SELECT coalesce((SELECT compact FROM conversation), false) AS compact, CASE
-  WHEN EXISTS (SELECT 1 FROM claim) THEN 'stored'
-  WHEN EXISTS (SELECT 1 FROM attempt)
-    OR EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $7::text) THEN 'duplicate'
-  ELSE 'cancelled'
-END AS outcome`,
+SELECT conversation.compact, conversation.purge, CASE
+  WHEN claim.claimed THEN 'stored'
+  WHEN NOT claim.stored THEN 'cancelled'
+  WHEN claim.digest IS NOT NULL AND $9::text IS NOT NULL AND claim.digest <> $9::text THEN 'conflict'
+  ELSE 'duplicate'
+END AS outcome
+FROM conversation, claim`,
   );
 
-  const settleClaimStatement = sql(
-    `INSERT INTO ${tables.appends} (conversation_id, append_key) VALUES ($1, 'attempt:' || $2::text) ON CONFLICT DO NOTHING`,
+  // Settling records the attempt in its key's row: a new row not stored, or one that settled attempts left. A stored
+  // row is left as it is, and no row comes back. A row an append has not committed yet is waited for.
+  const settleStatement = sql(
+    `INSERT INTO ${tables.appends} AS ledger (conversation_id, append_key, stored, cancelled, settled_at)
+VALUES ($1, 'key:' || $2::text, false, ARRAY[$3::text], now())
+ON CONFLICT (conversation_id, append_key) DO UPDATE
+  SET cancelled = array_append(coalesce(ledger.cancelled, '{}'), $3::text), settled_at = now()
+  WHERE NOT ledger.stored
+RETURNING 1`,
   );
 
-  const settleCheckStatement = sql(
-    `SELECT EXISTS (SELECT 1 FROM ${tables.appends} WHERE conversation_id = $1 AND append_key = 'key:' || $2::text) AS stored`,
+  // The ledger keeps the keys of the turns among the newest entries, where a retry or a resend can still come: rows of
+  // turns older than the newest 64 entries go, as do rows that 0.2 wrote (without a turn) and attempts settled over
+  // 7 days ago whose key was never stored. The newest 64 entries are always rows, so the bound is one index probe.
+  const purgeLedgerStatement = sql(
+    `DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (
+  turn_seq < (SELECT turn_seq FROM ${tables.entries} WHERE conversation_id = $1
+    ORDER BY turn_seq DESC, position DESC OFFSET $2 LIMIT 1)
+  OR (turn_seq IS NULL AND (stored OR settled_at < now() - interval '7 days'))
+)`,
   );
 
   const clearStopStatement = sql(`UPDATE ${tables.conversations} SET compact_at = ${NEVER} WHERE conversation_id = $1`);
@@ -374,11 +407,12 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
+      validateAppendDigest(turn.digest, component);
       const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
       const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
-      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean }>({
+      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean; purge: boolean }>({
         ...appendStatement,
         values: [
           conversationId,
@@ -389,13 +423,15 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
           attemptId,
           key,
           compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
+          turn.digest ?? null,
+          crypto.randomUUID(),
         ],
       });
-      const [{ outcome, compact: due }] = rows;
-      if (due && compaction !== false) {
-        // The turn is stored whatever happens here: a compaction that fails leaves rows, which read the same, and the next append tries again.
-        await compact(conversationId, compaction).catch(() => {});
-      }
+      const [{ outcome, compact: due, purge }] = rows;
+      // The turn is stored whatever happens below: a compaction or purge that fails leaves rows, which read the same,
+      // and a later append tries again.
+      if (due && compaction !== false) await compact(conversationId, compaction).catch(() => {});
+      if (purge) await pool.query({ ...purgeLedgerStatement, values: [conversationId, KEEP_NEWEST_ENTRIES - 1] }).catch(() => {});
       return outcome;
     },
 
@@ -403,11 +439,8 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(attempt, component);
       await ready(callOptions?.abortSignal);
-      // Waits for an append of this attempt that is still uncommitted; if the row is new, that append never ran and now never will.
-      await pool.query({ ...settleClaimStatement, values: [conversationId, attemptId] });
-      // A second statement, so its snapshot includes whatever the first one waited for.
-      const { rows } = await pool.query<{ stored: boolean }>({ ...settleCheckStatement, values: [conversationId, key] });
-      return rows[0].stored ? 'stored' : 'absent';
+      const { rowCount } = await pool.query({ ...settleStatement, values: [conversationId, key, attemptId] });
+      return rowCount === 0 ? 'stored' : 'absent';
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {

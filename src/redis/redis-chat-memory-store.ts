@@ -21,6 +21,7 @@ import {
   serializeMemoryValue,
 } from '../memory/memory-entry-codec.ts';
 import { storedMeasure } from '../memory/stored-measure.ts';
+import { validateAppendDigest } from '../memory/append-digest.ts';
 import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
@@ -54,16 +55,21 @@ const MESSAGE_APART_CHARS = 256 * 1024;
  */
 const LOG_MAX_BYTES = 256 * 1024 * 1024;
 
-// KEYS: list, system, appends, tombstone, messages kept apart, log, log ends. ARGV: key, attempt id, ttl (0: none),
-// '1' if a system message follows, system, the number n of messages kept apart, n pairs (field, message), entries...
+// KEYS: list, system, appends, settled attempts, messages kept apart, log, log ends, digests, 0.2's tombstone of the
+// attempt. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, digest ('' for none), the
+// number n of messages kept apart, n pairs (field, message), entries...
 // A turn goes to the log, each entry followed by a comma and its end offset pushed to the log ends, unless the
 // conversation has a list (written by 0.1, or the log is full): then to the list, one element per entry.
 // Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
-if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'duplicate' end
-if redis.call('EXISTS', KEYS[4]) == 1 then return 'cancelled' end
-local entries = 7 + 2 * tonumber(ARGV[6])
-for field = 7, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
+  local stored = redis.call('HGET', KEYS[8], ARGV[1])
+  if stored and ARGV[6] ~= '' and stored ~= ARGV[6] then return 'conflict' end
+  return 'duplicate'
+end
+if redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1 or redis.call('EXISTS', KEYS[9]) == 1 then return 'cancelled' end
+local entries = 8 + 2 * tonumber(ARGV[7])
+for field = 8, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
 if entries <= #ARGV then
   local size = redis.call('STRLEN', KEYS[6])
   local ends = {}
@@ -82,9 +88,10 @@ if entries <= #ARGV then
 end
 if ARGV[4] == '1' then redis.call('SET', KEYS[2], ARGV[5]) end
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[8], ARGV[1], ARGV[6]) end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
-  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7] }) do redis.call('EXPIRE', key, ttl) end
+  for _, key in ipairs({ KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8] }) do redis.call('EXPIRE', key, ttl) end
 end
 return 'stored'
 `);
@@ -141,10 +148,13 @@ end
 return { redis.call('GET', KEYS[1]) or false, logged, listed, fields, messages }
 `);
 
-// KEYS: appends, tombstone. ARGV: key, attempt id, tombstone ttl.
+// KEYS: appends, settled attempts. ARGV: key, attempt id, how long the settled attempts are kept.
 const SETTLE_SCRIPT = script(`
 local storedBy = redis.call('HGET', KEYS[1], ARGV[1])
-if storedBy ~= ARGV[2] then redis.call('SET', KEYS[2], '1', 'EX', ARGV[3]) end
+if storedBy ~= ARGV[2] then
+  redis.call('HSET', KEYS[2], ARGV[2], '1')
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
 if storedBy then return 'stored' end
 return 'absent'
 `);
@@ -174,18 +184,21 @@ return 'absent'
  * grow past 256 MiB goes on in a list too; its entries follow the log's.
  * Logs and entries kept apart are not readable by 0.1.
  *
- * `settleAppend` writes a tombstone `<prefix>:{<id>}:cancelled:<attempt id>`
- * that expires after 7 days: an append
- * still queued in node-redis's offline queue or in a stalled server finds it
- * and writes nothing.
+ * `settleAppend` records the attempt in the conversation's hash of settled
+ * attempts, kept 7 days after the last one: an append still queued in
+ * node-redis's offline queue or in a stalled server finds it and writes
+ * nothing. Each key's turn digest is kept beside it, so an append of a stored
+ * key with other content is a `conflict`.
  *
  * Keys are `<prefix>:{<id>}:log`, `<prefix>:{<id>}:log-ends`,
  * `<prefix>:{<id>}:messages` (the list), `<prefix>:{<id>}:messages-apart`,
- * `<prefix>:{<id>}:system` and `<prefix>:{<id>}:appends`, with the id
+ * `<prefix>:{<id>}:system`, `<prefix>:{<id>}:appends`,
+ * `<prefix>:{<id>}:digests` and `<prefix>:{<id>}:settled`, with the id
  * percent-encoded (everything but letters, digits and `-_.~`), so ids
  * containing `:`, `*`, `?`, `[` or `%` never reach another conversation's
  * keys, and all keys of a conversation hash to the same cluster slot.
- * `ttlSeconds` applies to all of them. The store never lists keys by pattern.
+ * `ttlSeconds` applies to all but the settled attempts; `clear` deletes them
+ * all. The store never lists keys by pattern.
  *
  * @example
  * import { redisChatMemoryStore } from 'ai-advisors/redis';
@@ -233,7 +246,10 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       logEnds: `${base}:log-ends`,
       system: `${base}:system`,
       appends: `${base}:appends`,
-      cancelled: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
+      digests: `${base}:digests`,
+      settled: `${base}:settled`,
+      /** Where 0.2 kept one settled attempt, a key of its own: still honoured, never written. */
+      legacyTombstone: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
     };
   }
 
@@ -243,6 +259,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       const key = keys(conversationId);
       validateAppendAttempt(turn, component);
+      validateAppendDigest(turn.digest, component);
       const apart: string[] = [];
       const entries = turn.entries.map((entry) => {
         const serialized = serializeMemoryEntry(entry);
@@ -258,13 +275,24 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
         await runScript(
           redis,
           APPEND_SCRIPT,
-          [key.messages, key.system, key.appends, key.cancelled(turn.attemptId), key.messagesApart, key.log, key.logEnds],
+          [
+            key.messages,
+            key.system,
+            key.appends,
+            key.settled,
+            key.messagesApart,
+            key.log,
+            key.logEnds,
+            key.digests,
+            key.legacyTombstone(turn.attemptId),
+          ],
           [
             turn.key,
             turn.attemptId,
             String(ttlSeconds ?? 0),
             system === undefined ? '0' : '1',
             system ?? '',
+            turn.digest ?? '',
             String(apart.length / 2),
             ...apart,
             ...entries,
@@ -282,7 +310,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
         await runScript(
           redis,
           SETTLE_SCRIPT,
-          [key.appends, key.cancelled(attempt.attemptId)],
+          [key.appends, key.settled],
           [attempt.key, attempt.attemptId, String(CANCELLED_ATTEMPT_TTL_SECONDS)],
         ),
       ) as SettledAppend;
@@ -316,8 +344,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
       const key = keys(conversationId);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      // Tombstones are left to expire: they are not listed anywhere, and the store never scans for keys.
-      await redis.del([key.log, key.logEnds, key.messages, key.messagesApart, key.system, key.appends]);
+      await redis.del([key.log, key.logEnds, key.messages, key.messagesApart, key.system, key.appends, key.digests, key.settled]);
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */

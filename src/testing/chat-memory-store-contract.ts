@@ -279,6 +279,21 @@ export function describeChatMemoryStoreContract(name: string, createStore: () =>
       expect(await store.appendTurn(id('other'), first)).toBe('stored');
     });
 
+    it('tells a key reused for other content (another digest) from a resend: conflict, not duplicate, and nothing written', async () => {
+      const store = createStore();
+      const conversation = id('digest');
+      const first = { ...userTurn('original'), digest: 'sha256:original' };
+      expect(await store.appendTurn(conversation, first)).toBe('stored');
+      expect(await store.appendTurn(conversation, { ...userTurn('edited'), key: first.key, digest: 'sha256:edited' })).toBe('conflict');
+      expect(await store.appendTurn(conversation, { ...userTurn('resent'), key: first.key, digest: 'sha256:original' })).toBe('duplicate');
+      expect(await store.appendTurn(conversation, { ...userTurn('no digest'), key: first.key })).toBe('duplicate');
+      expect(contents((await store.read(conversation)).entries)).toEqual(['original', 're: original']);
+      await expect(store.appendTurn(conversation, { ...userTurn('bad'), digest: '' })).rejects.toMatchObject({
+        name: 'AdvisorArgumentError',
+        argument: 'digest',
+      });
+    });
+
     it('stores exactly one of 20 concurrent appends of one key, and every other one is a duplicate', async () => {
       const store = createStore();
       const conversation = id('concurrent-key');

@@ -289,10 +289,10 @@ describeWithServices(
       expect(failure).toBeInstanceOf(MemoryAppendUnknownError);
     }
 
-    /** Attempt ids claimed in the conversation: one per append that ran or was settled. */
-    async function claimedAttempts(conversationId: string): Promise<number> {
+    /** Attempts settled in the conversation before their key was stored, as the ledger records them. */
+    async function settledAttempts(conversationId: string): Promise<number> {
       const { rows } = await locker.query(
-        `SELECT count(*)::int AS n FROM "${FAULT_TABLE}_appends" WHERE conversation_id = $1 AND append_key LIKE 'attempt:%'`,
+        `SELECT coalesce(sum(cardinality(cancelled)), 0)::int AS n FROM "${FAULT_TABLE}_appends" WHERE conversation_id = $1 AND NOT stored`,
         [conversationId],
       );
       return rows[0].n;
@@ -303,8 +303,8 @@ describeWithServices(
       await appendTimingOutBehindLock(memory, conversationId, key);
 
       const reading = storedTurns(memory, conversationId);
-      // The settle claims the attempt id (its table is not locked); then the read waits for the lock.
-      await expect.poll(() => claimedAttempts(conversationId)).toBe(2);
+      // The settle records the attempt in the ledger (its table is not locked); then the read waits for the lock.
+      await expect.poll(() => settledAttempts(conversationId)).toBe(1);
       await locker.query('COMMIT');
       const settled = await reading;
       expect(settled).toEqual(before);

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
+import { AppendConflictError, MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import {
   countMessageTokens,
   createChatMemory,
@@ -234,6 +234,16 @@ describe('createChatMemory: idempotent appends', () => {
     await memory.appendTurn('c', [user('r')], { metadata: { turnId: 't-2' } });
     expect((await memory.appendTurn('c', [user('r')], { metadata: { turnId: 't-2' } })).outcome).toBe('duplicate');
     expect(texts(await memory.messages('c'))).toEqual(['q', 'a', 'r']);
+  });
+
+  it('a key reused with another input (an edit) throws AppendConflictError and writes nothing; with the same input and another answer (a resend), it is a duplicate', async () => {
+    const memory = createChatMemory({ window: false });
+    await memory.appendTurn('c', [user('q'), answer('a')], { key: 'turn-1' });
+    const edit = await memory.appendTurn('c', [user('q, edited'), answer('b')], { key: 'turn-1' }).catch((error: unknown) => error);
+    expect(AppendConflictError.isInstance(edit)).toBe(true);
+    expect(edit).toMatchObject({ key: 'turn-1', component: 'memory-store' });
+    expect((await memory.appendTurn('c', [user('q'), answer('another answer')], { key: 'turn-1' })).outcome).toBe('duplicate');
+    expect(texts(await memory.messages('c'))).toEqual(['q', 'a']);
   });
 
   it('reports a timed-out append as an unknown outcome; a late write that lands before the next read is shown by it and stays', async () => {

@@ -339,6 +339,73 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
   });
 
+  describe('append ledger', () => {
+    /** Rows the conversation has in each of the store's tables. */
+    async function rowsPerTable(conversationId: string) {
+      const { rows } = await pool.query<Record<string, number>>(
+        `SELECT ${['', '_system', '_appends', '_segments', '_conversations']
+          .map((suffix) => `(SELECT count(*)::int FROM "${tableName}${suffix}" WHERE conversation_id = $1) AS "${suffix || '_entries'}"`)
+          .join(', ')}`,
+        [conversationId],
+      );
+      return rows[0];
+    }
+
+    it('keeps the keys of the turns among the newest 64 entries, purges the older ones, and stays a small part of the data', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName });
+      const turns = Array.from({ length: 600 }, (_, index) => ({
+        ...turnOf(entriesOf([{ role: 'user', content: `message ${index}` }])),
+        digest: `sha256:${index}`,
+      }));
+      for (const turn of turns) expect(await store.appendTurn('ledger', turn)).toBe('stored');
+      const { _appends: ledgerRows } = await rowsPerTable('ledger');
+      // At most the newest 64 turns' keys and those appended since the last purge, which runs every 64 entries.
+      expect(ledgerRows).toBeGreaterThanOrEqual(64);
+      expect(ledgerRows).toBeLessThanOrEqual(64 + 64);
+      for (const turn of turns.slice(-64))
+        expect(await store.appendTurn('ledger', { ...turn, attemptId: crypto.randomUUID() })).toBe('duplicate');
+      expect(await store.appendTurn('ledger', { ...turns.at(-1)!, attemptId: crypto.randomUUID(), digest: 'sha256:other' })).toBe(
+        'conflict',
+      );
+      const { rows } = await pool.query<{ ledger: number; data: number }>(
+        `SELECT (SELECT sum(pg_column_size(ledger.*)) FROM "${tableName}_appends" AS ledger WHERE conversation_id = 'ledger')::int AS ledger,
+  ((SELECT coalesce(sum(pg_column_size(entry.*)), 0) FROM "${tableName}" AS entry WHERE conversation_id = 'ledger')
+   + (SELECT coalesce(sum(pg_column_size(segment.*)), 0) FROM "${tableName}_segments" AS segment WHERE conversation_id = 'ledger'))::int AS data`,
+      );
+      expect(rows[0].ledger).toBeLessThan(rows[0].data / 3);
+      expect((await store.read('ledger')).entries).toHaveLength(600);
+    });
+
+    it('purges what 0.2 wrote (attempt rows, and key rows without a turn) as the conversation grows', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName });
+      await store.appendTurn('ledger-0.2', turnOf(entriesOf([{ role: 'user', content: 'first' }])));
+      await pool.query(
+        `INSERT INTO "${tableName}_appends" (conversation_id, append_key) SELECT 'ledger-0.2', 'attempt:' || n FROM generate_series(1, 50) AS n
+         UNION ALL SELECT 'ledger-0.2', 'key:old-' || n FROM generate_series(1, 50) AS n`,
+      );
+      for (let index = 0; index < 70; index++)
+        await store.appendTurn('ledger-0.2', turnOf(entriesOf([{ role: 'user', content: `m${index}` }])));
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM "${tableName}_appends" WHERE conversation_id = 'ledger-0.2' AND turn_seq IS NULL`,
+      );
+      expect(rows[0].n).toBe(0);
+    });
+
+    it('clear leaves no row of the conversation in any table: entries, segments, system message, ledger, settled attempts', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName });
+      await store.appendTurn(
+        'ledger-clear',
+        turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]),
+      );
+      for (let index = 0; index < 400; index++)
+        await store.appendTurn('ledger-clear', turnOf(entriesOf([{ role: 'user', content: `m${index}` }])));
+      expect(await store.settleAppend('ledger-clear', { key: 'never-sent', attemptId: 'a-1' })).toBe('absent');
+      expect(Object.values(await rowsPerTable('ledger-clear')).every((count) => count > 0)).toBe(true);
+      await store.clear('ledger-clear');
+      expect(await rowsPerTable('ledger-clear')).toEqual({ _entries: 0, _system: 0, _appends: 0, _segments: 0, _conversations: 0 });
+    });
+  });
+
   describe('prepared statements', () => {
     /** One connection, so that what a store prepared is what the next query on the pool sees. */
     async function withOneConnection(run: (single: pg.Pool) => Promise<void>): Promise<void> {

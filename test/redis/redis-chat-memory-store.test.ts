@@ -45,24 +45,35 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     return keys.sort();
   }
 
-  it('writes only namespaced keys in one hash slot: a log, its entry ends, a system key and a hash of append keys per conversation', async () => {
+  it('writes only namespaced keys in one hash slot: a log, its entry ends, a system key, append keys and digests, settled attempts; clear leaves none', async () => {
     const store = redisChatMemoryStore({ client, keyPrefix });
-    const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]);
+    const turn = {
+      ...turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]),
+      digest: 'sha256:hi',
+    };
     await store.appendTurn('a:b*', turn);
     const base = `${keyPrefix}:{a%3Ab%2A}`;
-    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:log`, `${base}:log-ends`, `${base}:system`]);
+    expect(await keysOf('a%3Ab%2A')).toEqual([`${base}:appends`, `${base}:digests`, `${base}:log`, `${base}:log-ends`, `${base}:system`]);
     expect(await client.type(`${base}:log`)).toBe('string');
     expect(await client.hGetAll(`${base}:appends`)).toEqual({ [turn.key]: turn.attemptId });
+    expect(await client.hGetAll(`${base}:digests`)).toEqual({ [turn.key]: 'sha256:hi' });
 
     await store.settleAppend('a:b*', { key: 'never-sent', attemptId: 'attempt:1' });
-    const tombstone = `${base}:cancelled:attempt%3A1`;
-    expect(await keysOf('a%3Ab%2A')).toContain(tombstone);
-    const ttl = await client.ttl(tombstone);
+    expect(await client.hGetAll(`${base}:settled`)).toEqual({ 'attempt:1': '1' });
+    const ttl = await client.ttl(`${base}:settled`);
     expect(ttl).toBeGreaterThan(6 * 24 * 3600);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
 
     await store.clear('a:b*');
-    expect(await keysOf('a%3Ab%2A')).toEqual([tombstone]);
+    expect(await keysOf('a%3Ab%2A')).toEqual([]);
+  });
+
+  it('still cancels an attempt that 0.2 settled (a tombstone key of its own)', async () => {
+    const store = redisChatMemoryStore({ client, keyPrefix });
+    const turn = turnOf(entriesOf([{ role: 'user', content: 'late' }]));
+    await client.set(`${keyPrefix}:{legacy-tombstone}:cancelled:${escapeKeySegment(turn.attemptId)}`, '1', { EX: 60 });
+    expect(await store.appendTurn('legacy-tombstone', turn)).toBe('cancelled');
+    expect((await store.read('legacy-tombstone')).entries).toEqual([]);
   });
 
   it('expires a conversation, its system message and its append keys after ttlSeconds', async () => {
