@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { AdvisorArgumentError, type AdvisedRequest, type ChatMemory, ConversationId, Regenerate, TurnId } from '../../src/index.ts';
-import { type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
+import { appendDigest, type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
 import { reconcileClientInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
 
@@ -43,10 +43,15 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   );
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const instructions = joinSystem(request.instructions, entries);
-  if (request.context.get(Regenerate) === true) {
-    const regeneration = regenerateTurn(request, stored, name);
+  const regenerate = request.context.get(Regenerate) === true;
+  if (regenerate || isEdit(request, stored)) {
+    const regeneration = await regenerateTurn(request, stored, { memory, conversationId, name });
     if (regeneration !== undefined) {
-      request.context.annotate(name, { conversationId, historyMessages: stored.length, regenerates: regeneration.placement.regenerates });
+      request.context.annotate(name, {
+        conversationId,
+        historyMessages: stored.length,
+        [regenerate ? 'regenerates' : 'edits']: regeneration.placement.regenerates,
+      });
       return { instructions, openTurn: [], ...regeneration };
     }
   }
@@ -82,16 +87,17 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
 
 /**
  * A regeneration: the request's last message is a question already answered
- * in memory (`TurnId` names its turn; without one, the last turn's). The new
- * turn gets a fresh id and replaces that turn and the ones after it; the
- * history is what came before. When the question's turn is not stored (its
+ * in memory (`TurnId` names its turn; without one, the last turn's), asked
+ * again or edited. The new turn gets a fresh id and replaces that turn and the
+ * ones after it; the history is what came before, read further back when the
+ * turn lies beyond the window. When the question's turn is not stored (its
  * first answer failed), the request is an ordinary new turn (`undefined`).
  */
-function regenerateTurn(
+async function regenerateTurn(
   request: AdvisedRequest,
   stored: readonly MemoryEntry[],
-  name: string,
-): Pick<LoadedHistory, 'history' | 'input' | 'placement'> | undefined {
+  { memory, conversationId, name }: { memory: ChatMemory; conversationId: string; name: string },
+): Promise<Pick<LoadedHistory, 'history' | 'input' | 'placement'> | undefined> {
   const question = request.messages.at(-1);
   if (question?.role !== 'user') {
     throw new AdvisorArgumentError({
@@ -104,14 +110,46 @@ function regenerateTurn(
   const start =
     turnId === undefined
       ? stored.findIndex((entry) => entry.metadata.turnId === stored.at(-1)?.metadata.turnId)
-      : stored.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
-  if (start === -1) return undefined;
-  const { turnId: replaced, regenerates } = stored[start].metadata;
+      : turnStart(stored, turnId);
+  let before: readonly MemoryEntry[];
+  let replaced: MemoryEntry | undefined;
+  if (start !== -1) {
+    before = stored.slice(0, start);
+    replaced = stored[start];
+  } else if (turnId !== undefined) {
+    const found = await memory.readBefore(conversationId, turnId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
+    if (found === undefined) return undefined;
+    before = found.history.filter((entry) => entry.message.role !== 'system');
+    replaced = found.turn[0];
+  } else {
+    return undefined;
+  }
   return {
-    history: removeOrphanToolParts(stored.slice(0, start).map((entry) => entry.message)),
+    history: removeOrphanToolParts(before.map((entry) => entry.message)),
     input: [question],
-    placement: { turnId: crypto.randomUUID(), regenerates: regenerates ?? replaced },
+    placement: { turnId: crypto.randomUUID(), regenerates: replaced.metadata.regenerates ?? replaced.metadata.turnId },
   };
+}
+
+/** Where the current turn of `turnId` starts: the turn with that id, or the turn that regenerated it. */
+function turnStart(stored: readonly MemoryEntry[], turnId: string): number {
+  return stored.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
+}
+
+/**
+ * Whether the request edits a stored question without saying so (a route that does not pass `useChat`'s
+ * `messageId` on): its last message, a user message, has the id of a stored turn that is not the last one, or of the
+ * last one with other content. The last turn asked again with the same content is a resend, stored once.
+ */
+function isEdit(request: AdvisedRequest, stored: readonly MemoryEntry[]): boolean {
+  const turnId = request.context.get(TurnId);
+  const question = request.messages.at(-1);
+  if (turnId === undefined || question?.role !== 'user') return false;
+  const start = turnStart(stored, turnId);
+  if (start === -1) return false;
+  const lastTurnStart = stored.findIndex((entry) => entry.metadata.turnId === stored.at(-1)!.metadata.turnId);
+  if (start !== lastTurnStart) return true;
+  return stored[start].message.role === 'user' && appendDigest([stored[start].message]) !== appendDigest([question]);
 }
 
 /** Where the turn holding the open calls starts: its user message (or its first entry, if the window cut the question). */

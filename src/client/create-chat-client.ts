@@ -52,6 +52,12 @@ export type ChatInput = ChatCallSettings & {
    * Default `'submit-message'`.
    */
   readonly trigger?: ChatTrigger;
+  /**
+   * `useChat`'s `messageId` from the request body: with `'submit-message'` it names the message the user edited
+   * (`sendMessage({ text, messageId })`), the last of `messages`; the turn then replaces that message's stored turn
+   * and every turn after it, as a regeneration does (it sets `Regenerate` and `TurnId`).
+   */
+  readonly messageId?: string;
 };
 
 /** The `trigger` of a `useChat` request. */
@@ -85,8 +91,22 @@ const INPUT_KEYS = [
   'abortSignal',
   'allowSystemInMessages',
   'trigger',
+  'messageId',
   ...CALL_SETTING_KEYS,
 ];
+
+/**
+ * Whether the request edits a message: `messageId` with `trigger: 'submit-message'` naming the last message, a user
+ * message (as `useChat` sends it after `sendMessage({ text, messageId })`). `useChat` also sends the id of the last
+ * assistant message when it continues a turn (approvals, client tool results): that is no edit.
+ */
+function checkEditedMessageId(messageId: unknown, trigger: ChatTrigger | undefined, lastUserMessageId: string | undefined): boolean {
+  if (messageId === undefined) return false;
+  if (typeof messageId !== 'string' || messageId === '') {
+    throw new AdvisorArgumentError({ component: 'chat-client', argument: 'messageId', message: 'expected a non-empty string' });
+  }
+  return trigger !== 'regenerate-message' && messageId === lastUserMessageId;
+}
 
 /**
  * A chat client: an ordered advisor chain around `generateText`/`streamText`.
@@ -127,7 +147,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       component: 'chat-client',
       argument: 'trigger',
     });
-    if (trigger === 'regenerate-message' && !context.has(Regenerate)) context.set(Regenerate, true);
+    const edited = checkEditedMessageId(input.messageId, trigger, messageId);
+    if ((trigger === 'regenerate-message' || edited) && !context.has(Regenerate)) context.set(Regenerate, true);
     const tools = input.tools ?? options.tools;
     const buildRequest = async (): Promise<AdvisedRequest> => {
       const messages = await toModelMessages(tools);

@@ -98,6 +98,16 @@ export interface ChatMemory {
    * calls at the end that still wait for a client result or an approval stay.
    */
   read(conversationId: string, options?: ChatMemoryReadOptions): Promise<MemoryEntry[]>;
+  /**
+   * The windowed history before turn `turnId` (the turn with that id, or the turn that regenerated it), system entry
+   * first, and that turn's entries: what a regeneration or an edit of it builds on, however far back it lies. One
+   * whole read of the store. Undefined when no current turn has that id.
+   */
+  readBefore(
+    conversationId: string,
+    turnId: string,
+    options?: ChatMemoryReadOptions,
+  ): Promise<{ readonly history: MemoryEntry[]; readonly turn: MemoryEntry[] } | undefined>;
   /** `read`, as the messages to send to a model. */
   messages(conversationId: string, options?: ChatMemoryCallOptions): Promise<ModelMessage[]>;
   clear(conversationId: string, options?: ChatMemoryCallOptions): Promise<void>;
@@ -196,25 +206,30 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     }
   }
 
-  async function readWindowed(conversationId: string, options: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
+  /** Reads the conversation's newest `last` entries (all when undefined) from the store. */
+  function storeSource(conversationId: string, abortSignal: AbortSignal | undefined): HistorySource {
+    return (last, windowBudget) =>
+      callStore('read', { timeoutMs: timeout, abortSignal }, (signal) =>
+        store.read(conversationId, { last, abortSignal: signal, ...(windowBudget === undefined ? {} : { windowBudget }) }),
+      );
+  }
+
+  async function readWindowed(source: HistorySource, options: ChatMemoryReadOptions): Promise<MemoryEntry[]> {
     try {
-      return await readWindowedWith(conversationId, options, measureBudget);
+      return await readWindowedWith(source, options, measureBudget);
     } catch (error) {
       // The window needed a message the store left unloaded (a tool call its kept results answer): read them all.
       if (measureBudget === undefined || !UnloadedMessageError.isInstance(error)) throw error;
-      return readWindowedWith(conversationId, options, undefined);
+      return readWindowedWith(source, options, undefined);
     }
   }
 
   async function readWindowedWith(
-    conversationId: string,
-    { abortSignal, keepOpenToolCalls }: ChatMemoryReadOptions,
+    source: HistorySource,
+    { keepOpenToolCalls }: ChatMemoryReadOptions,
     windowBudget: StoreReadOptions['windowBudget'],
   ): Promise<MemoryEntry[]> {
-    const readLast = (last: number | undefined) =>
-      callStore('read', { timeoutMs: timeout, abortSignal }, (signal) =>
-        store.read(conversationId, { last, abortSignal: signal, ...(windowBudget === undefined ? {} : { windowBudget }) }),
-      );
+    const readLast = (last: number | undefined) => source(last, windowBudget);
     if (activeWindow === undefined) {
       const history = await readLast(undefined);
       return withSystem(
@@ -310,13 +325,30 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     async read(conversationId, options = {}) {
       validateConversationId(conversationId, component);
       await settleUnknownAppends(conversationId, options.abortSignal);
-      return readWindowed(conversationId, options);
+      return readWindowed(storeSource(conversationId, options.abortSignal), options);
+    },
+
+    async readBefore(conversationId, turnId, options = {}) {
+      validateConversationId(conversationId, component);
+      validateAppendKey(turnId, 'turnId', component);
+      await settleUnknownAppends(conversationId, options.abortSignal);
+      // Rare (a regeneration or edit of a turn older than the window), so one whole read is worth it.
+      const whole = await storeSource(conversationId, options.abortSignal)(undefined, undefined);
+      const current = dropRegeneratedTurns(orderByTurn(whole.entries)).entries;
+      const start = current.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
+      if (start === -1) return undefined;
+      const before = current.slice(0, start);
+      const history = await readWindowed(
+        async (last) => ({ ...whole, entries: last === undefined ? before : before.slice(-last) }),
+        options,
+      );
+      return { history, turn: current.slice(start).filter((entry) => entry.metadata.turnId === current[start].metadata.turnId) };
     },
 
     async messages(conversationId, options = {}) {
       validateConversationId(conversationId, component);
       await settleUnknownAppends(conversationId, options.abortSignal);
-      return (await readWindowed(conversationId, { abortSignal: options.abortSignal })).map((entry) => entry.message);
+      return (await readWindowed(storeSource(conversationId, options.abortSignal), {})).map((entry) => entry.message);
     },
 
     async clear(conversationId, options = {}) {
@@ -329,6 +361,9 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
 }
 
 type MemoryTurnInput = Omit<MemoryTurn, 'attemptId'>;
+
+/** Where a windowed read takes the newest `last` entries from: the store, or a history already read. */
+type HistorySource = (last: number | undefined, windowBudget: StoreReadOptions['windowBudget']) => Promise<StoredHistory>;
 
 /** The longest tail of `unit` the window takes, preferring one that starts at a user message (some providers require it). */
 function newestMessagesThatFit(

@@ -12,6 +12,7 @@ export interface ChatRequestBody {
   readonly messages: UIMessage[];
   /** `'regenerate-message'` for `regenerate()`; pass it to `chat.stream`, which checks it. */
   readonly trigger?: ChatTrigger;
+  /** The message `sendMessage({ text, messageId })` edited (or the message a continuation answers); pass it to `chat.stream`. */
   readonly messageId?: string;
   readonly [field: string]: unknown;
 }
@@ -45,8 +46,8 @@ const MAX_CHAT_ID_LENGTH = 512;
  *
  * @example
  * export const POST = chatRoute({
- *   handle: ({ messages, trigger }, request) =>
- *     chat.stream({ messages, trigger, context: { conversationId: conversationIdFor(request) }, abortSignal: request.signal }),
+ *   handle: ({ messages, trigger, messageId }, request) =>
+ *     chat.stream({ messages, trigger, messageId, context: { conversationId: conversationIdFor(request) }, abortSignal: request.signal }),
  * });
  */
 export function chatRoute(options: ChatRouteOptions): (request: Request) => Promise<Response> {

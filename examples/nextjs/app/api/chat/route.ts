@@ -13,11 +13,12 @@ export const dynamic = 'force-dynamic';
  * `${session.userId}:${id}`), never from the client's id alone.
  */
 export const POST = chatRoute({
-  handle: async ({ id, messages, trigger }, request) => {
+  handle: async ({ id, messages, trigger, messageId }, request) => {
     if (!isConversationId(id)) return Response.json({ error: 'id: expected the chat id useChat sends (a UUID)' }, { status: 400 });
     const { chat } = await getChatClient();
     // trigger 'regenerate-message' (the Retry button's regenerate()) makes the new answer replace the stored one.
-    return chat.stream({ messages, trigger, context: { conversationId: id }, abortSignal: request.signal });
+    // messageId names the message an edit (sendMessage({ text, messageId })) replaces, with the turns after it.
+    return chat.stream({ messages, trigger, messageId, context: { conversationId: id }, abortSignal: request.signal });
   },
 });
 
