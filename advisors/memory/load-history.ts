@@ -1,7 +1,8 @@
 import type { ModelMessage } from 'ai';
 import { AdvisorArgumentError, type AdvisedRequest, type ChatMemory, ConversationId, Regenerate, TurnId } from '../../src/index.ts';
 import { appendDigest, type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
-import { reconcileClientInput } from './reconcile-client-input.ts';
+import { appendKey } from './append-key.ts';
+import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
 
 /** Which turn a request's messages belong to: a new one, or the stored turn whose open tool calls it answers. */
@@ -9,6 +10,8 @@ export interface MemoryTurnPlacement {
   readonly turnId: string;
   /** The stored turn this one replaces with a new answer (a regeneration), by its original id. */
   readonly regenerates?: string;
+  /** The answers to open tool calls, the first `messages` of the input, were stored under `key` before the model ran. */
+  readonly claimed?: { readonly key: string; readonly messages: number };
 }
 
 export interface LoadedHistory {
@@ -68,11 +71,13 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   const openTurnStart = reconciled.continues === undefined ? storedMessages.length : openTurnIndex(stored);
   const history = removeOrphanToolParts(storedMessages.slice(0, openTurnStart));
   const openTurn = storedMessages.slice(openTurnStart);
+  const claimed = reconciled.continues === undefined ? undefined : await claimAnswers(reconciled, { memory, conversationId, name });
   const placement: MemoryTurnPlacement = {
     turnId:
       (reconciled.input.at(-1)?.role === 'user' ? undefined : reconciled.continues?.turnId) ??
       request.context.get(TurnId) ??
       crypto.randomUUID(),
+    ...(claimed === undefined ? {} : { claimed }),
   };
 
   request.context.annotate(name, {
@@ -129,6 +134,28 @@ async function regenerateTurn(
     input: [question],
     placement: { turnId: crypto.randomUUID(), regenerates: replaced.metadata.regenerates ?? replaced.metadata.turnId },
   };
+}
+
+/**
+ * Stores the request's answers to open tool calls before anything runs, keyed by the calls they answer: the store
+ * lets one request have them. A second request with the same answers (a double-clicked Approve, a resend while the
+ * first still runs) finds them stored and fails here, so an approved server tool runs once, in the first request.
+ */
+async function claimAnswers(
+  { input, continues }: ReconciledInput,
+  { memory, conversationId, name }: { memory: ChatMemory; conversationId: string; name: string },
+): Promise<MemoryTurnPlacement['claimed']> {
+  const answers = input.filter((message) => message.role === 'tool');
+  const key = appendKey(continues!.turnId, answers);
+  const { outcome } = await memory.appendTurn(conversationId, answers, { key, metadata: { turnId: continues!.turnId } });
+  if (outcome === 'duplicate') {
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'messages',
+      message: `the answers to tool calls ${continues!.toolCallIds.join(', ')} were already taken by another request (a double submit?); that request runs the tools and stores the outcome`,
+    });
+  }
+  return { key, messages: answers.length };
 }
 
 /** Where the current turn of `turnId` starts: the turn with that id, or the turn that regenerated it. */

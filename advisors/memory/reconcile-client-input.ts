@@ -44,6 +44,7 @@ export function reconcileClientInput({
   const answers: ToolAnswer[] = [];
   const answered = new Set<string>();
   const rejected: string[] = [];
+  const alreadyStored: string[] = [];
   let toolMessagesUsed = 0;
 
   clientMessages.forEach((message, index) => {
@@ -55,8 +56,8 @@ export function reconcileClientInput({
         answered.add(call.toolCallId);
         answers.push(part);
         used = true;
-      } else if (index > lastClientAssistant && call === undefined && !storedAnswers.has(answerId(part))) {
-        rejected.push(answerId(part));
+      } else if (index > lastClientAssistant && call === undefined) {
+        (storedAnswers.has(answerId(part)) ? alreadyStored : rejected).push(answerId(part));
       }
     }
     if (used) toolMessagesUsed++;
@@ -70,9 +71,11 @@ export function reconcileClientInput({
       component,
       argument: 'messages',
       message:
-        waiting.length === 0
-          ? 'nothing new to add to the conversation: the last message must be a new user message'
-          : `nothing new to add to the conversation: expected a new user message last, or answers to the open tool calls (${waiting.join(', ')})`,
+        waiting.length > 0
+          ? `nothing new to add to the conversation: expected a new user message last, or answers to the open tool calls (${waiting.join(', ')})`
+          : alreadyStored.length > 0
+            ? `nothing new to add to the conversation: the answers ${alreadyStored.join(', ')} are already stored (a double submit or a resend?)`
+            : 'nothing new to add to the conversation: the last message must be a new user message',
     });
   }
 

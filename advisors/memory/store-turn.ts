@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { ModelMessage } from 'ai';
 import { type AdvisedResponse, type ChatMemory, ConversationId } from '../../src/index.ts';
-import { isValidAppendKey } from '../../src/memory/validate-append-attempt.ts';
+import { appendKey } from './append-key.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -11,7 +9,8 @@ import { recordSpan } from '../../src/extension/index.ts';
  * ended (per the abort policy; never after a model error) under its turn id,
  * and exposes what was stored. The append key is the turn id, or for a part
  * of a turn that answers tool calls, the turn id and those calls: a resent
- * turn or step is stored once. Without a placement (`before` never ran) nothing is stored. A
+ * turn or step is stored once. Answers to open calls that `before` claimed are
+ * already stored; what follows them is stored under the claim's key and `:rest`. Without a placement (`before` never ran) nothing is stored. A
  * failing store throws its `memory-store` error, failing the turn.
  */
 export async function storeTurn(
@@ -25,17 +24,20 @@ export async function storeTurn(
 ): Promise<AdvisedResponse> {
   const turn = placement === undefined ? undefined : turnToStore(response, onAbort);
   if (turn === undefined || placement === undefined) return response;
+  // The answers to open tool calls were stored in `before`, claiming them: the rest of the turn follows them.
+  const messages = placement.claimed === undefined ? turn.messages : turn.messages.slice(placement.claimed.messages);
+  if (messages.length === 0) return response;
   const conversationId = response.context.require(ConversationId, name);
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
-  const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': turn.messages.length };
+  const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': messages.length };
   const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
-    const appended = await memory.appendTurn(conversationId, turn.messages, {
+    const appended = await memory.appendTurn(conversationId, messages, {
       metadata: {
         ...turn.metadata,
         turnId: placement.turnId,
         ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
       },
-      key: appendKey(placement.turnId, turn.messages),
+      key: placement.claimed === undefined ? appendKey(placement.turnId, messages) : `${placement.claimed.key}:rest`,
     });
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;
@@ -47,14 +49,4 @@ export async function storeTurn(
     ...(turn.metadata.interrupted ? { interrupted: true } : {}),
   });
   return { ...response, metadata: response.context.metadata };
-}
-
-function appendKey(turnId: string, messages: readonly ModelMessage[]): string {
-  const answered =
-    messages[0]?.role === 'tool'
-      ? messages[0].content.map((part) => (part.type === 'tool-approval-response' ? part.approvalId : part.toolCallId))
-      : [];
-  const key = answered.length === 0 ? turnId : `${turnId}:answers:${answered.sort().join(',')}`;
-  // Many or long ids can pass the store's key limit: their digest (of the UTF-16 code units, so lone surrogates stay distinct) is as unique.
-  return isValidAppendKey(key) ? key : `sha256:${createHash('sha256').update(Buffer.from(key, 'utf16le')).digest('hex')}`;
 }

@@ -92,6 +92,20 @@ describe('reconcileClientInput', () => {
     expect(() => reconcile(storedMessages)).toThrow(/open tool calls \(loc, ap-del\)/);
   });
 
+  it('says so when the answers sent are already stored and nothing waits (a double submit, or a resend after it)', () => {
+    const answered = [
+      ...stored,
+      entry({
+        role: 'tool',
+        content: [result('loc', 'getLocation', 'Paris'), { type: 'tool-approval-response', approvalId: 'ap-del', approved: true }],
+      }),
+    ];
+    const resent = answered.map((item) => item.message);
+    expect(() =>
+      reconcileClientInput({ clientMessages: resent, history: answered, open: openToolCalls(resent), tools, component: 'message-memory' }),
+    ).toThrow(/answers .*loc.*ap-del.* are already stored/);
+  });
+
   it('without tool definitions (the middleware), a result may answer any open call', () => {
     const reconciled = reconcileClientInput({
       clientMessages: [...storedMessages, { role: 'tool', content: [result('del', 'deleteFile', 'deleted by the SDK after approval')] }],

@@ -166,3 +166,73 @@ describe.each(['chat', 'responses'] as const)(
     });
   },
 );
+
+describe('a double-clicked Approve: two identical approval requests at once (chat client, message memory)', () => {
+  let fixture: OpenAIFixture;
+  let route: Awaited<ReturnType<typeof startRoute>>;
+  let memory: ChatMemory;
+  let charges = 0;
+
+  beforeAll(async () => {
+    fixture = await startOpenAIFixture();
+    const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
+    memory = createChatMemory({ window: false });
+    const chargeCard = tool({
+      description: 'Charges the card on file',
+      inputSchema: jsonSchema<{ cents: number }>({ type: 'object', properties: { cents: { type: 'number' } }, required: ['cents'] }),
+      needsApproval: true,
+      execute: async ({ cents }) => {
+        charges++;
+        // Long enough that the second request arrives while the first still runs the tool.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return { charged: cents };
+      },
+    });
+    const chat = createChatClient({
+      model: openai.chat('gpt-4o-mini'),
+      tools: { chargeCard },
+      advisors: [messageMemoryAdvisor({ memory })],
+    });
+    route = await startRoute(async (request) => {
+      const { id, messages, trigger, messageId } = (await request.json()) as {
+        id: string;
+        messages: UIMessage[];
+        trigger: never;
+        messageId?: string;
+      };
+      // The error's own message goes to the page here, so that the test can tell which error it was.
+      return chat
+        .stream({ messages, trigger, messageId, context: { conversationId: id } })
+        .toUIMessageStreamResponse({ onError: (error) => (error instanceof Error ? error.message : String(error)) });
+    });
+  });
+  afterAll(async () => {
+    await route.close();
+    await fixture.close();
+  });
+
+  it('runs the tool once: the first request stores the outcome, the second fails with a clear error and stores nothing', async () => {
+    const chat = new TestChat({ api: route.url, id: 'double-approve' });
+    fixture.enqueue({ type: 'tool-calls', toolCalls: [{ id: 'call_charge', name: 'chargeCard', arguments: { cents: 500 } }] });
+    await chat.sendMessage({ text: 'Pay the invoice' });
+    await chat.settled();
+    const part = chat.messages.at(-1)!.parts.find((candidate) => candidate.type === 'tool-chargeCard') as { approval?: { id: string } };
+    // The page records the approval; both clicks post what useChat would post for it.
+    await chat.addToolApprovalResponse({ id: part.approval!.id, approved: true });
+    const body = JSON.stringify({ id: chat.id, messages: chat.messages, trigger: 'submit-message', messageId: chat.messages.at(-1)!.id });
+    fixture.enqueue({ type: 'text', text: 'Paid.', chunkDelayMs: 5 }, { type: 'text', text: 'Paid again.', chunkDelayMs: 5 });
+
+    const streams = await Promise.all(
+      [0, 1].map(async () => (await fetch(route.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text()),
+    );
+
+    expect(charges).toBe(1);
+    expect(streams.filter((stream) => stream.includes('"type":"error"'))).toHaveLength(1);
+    // Depending on when it read the conversation, the second request found the answer claimed or already stored.
+    expect(streams.find((stream) => stream.includes('"type":"error"'))).toMatch(/already taken by another request|already stored/);
+    expect(streams.filter((stream) => stream.includes('Paid.'))).toHaveLength(1);
+    const stored = await memory.messages(chat.id);
+    expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(JSON.stringify(stored)).not.toContain('Paid again.');
+  });
+});
