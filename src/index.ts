@@ -13,6 +13,7 @@ export {
 } from './errors/index.ts';
 export {
   AdvisorContext,
+  ClientTools,
   contextKey,
   ConversationId,
   parseNonEmptyString,

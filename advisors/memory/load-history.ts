@@ -1,5 +1,13 @@
 import type { ModelMessage } from 'ai';
-import { AdvisorArgumentError, type AdvisedRequest, type ChatMemory, ConversationId, Regenerate, TurnId } from '../../src/index.ts';
+import {
+  AdvisorArgumentError,
+  type AdvisedRequest,
+  type ChatMemory,
+  ClientTools,
+  ConversationId,
+  Regenerate,
+  TurnId,
+} from '../../src/index.ts';
 import { appendDigest, type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
 import { appendKey } from './append-key.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
@@ -65,6 +73,7 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     history: stored,
     open,
     tools: request.tools,
+    clientTools: request.context.get(ClientTools),
     component: name,
   });
 

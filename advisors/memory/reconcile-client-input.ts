@@ -24,21 +24,29 @@ type ToolAnswer = ToolModelMessage['content'][number];
  * responses for calls that wait for one. Everything else is ignored, so a
  * client can neither duplicate the history nor forge assistant messages or
  * results of server-side tools. Without `tools` (the middleware, which sees
- * tool definitions only) a result may answer any open call.
+ * tool definitions only), the client-side tools are those named in
+ * `clientTools` (none by default).
  */
 export function reconcileClientInput({
   clientMessages,
   history,
   open,
   tools,
+  clientTools = [],
   component,
 }: {
   clientMessages: readonly ModelMessage[];
   history: readonly MemoryEntry[];
   open: readonly OpenToolCall[];
   tools: ToolSet | undefined;
+  clientTools?: readonly string[];
   component: string;
 }): ReconciledInput {
+  const isClientSide = (call: OpenToolCall) =>
+    call.approvalId === undefined &&
+    (tools === undefined
+      ? clientTools.includes(call.toolName)
+      : tools[call.toolName] !== undefined && typeof tools[call.toolName].execute !== 'function');
   const lastClientAssistant = clientMessages.findLastIndex((message) => message.role === 'assistant');
   const storedAnswers = new Set(history.flatMap(({ message }) => (message.role === 'tool' ? message.content.map(answerId) : [])));
   const answers: ToolAnswer[] = [];
@@ -51,7 +59,7 @@ export function reconcileClientInput({
     if (message.role !== 'tool') return;
     let used = false;
     for (const part of message.content) {
-      const call = answerableCall(part, open, tools);
+      const call = answerableCall(part, open, isClientSide);
       if (call !== undefined && !answered.has(call.toolCallId)) {
         answered.add(call.toolCallId);
         answers.push(part);
@@ -97,16 +105,17 @@ function answerId(part: ToolAnswer): string {
   return part.type === 'tool-approval-response' ? part.approvalId : part.toolCallId;
 }
 
-function answerableCall(part: ToolAnswer, open: readonly OpenToolCall[], tools: ToolSet | undefined): OpenToolCall | undefined {
+function answerableCall(
+  part: ToolAnswer,
+  open: readonly OpenToolCall[],
+  isClientSide: (call: OpenToolCall) => boolean,
+): OpenToolCall | undefined {
   if (part.type === 'tool-approval-response') {
     return open.find((call) => call.approvalId !== undefined && call.approvalId === part.approvalId);
   }
   if (part.type !== 'tool-result') return undefined;
   const call = open.find((candidate) => candidate.toolCallId === part.toolCallId);
-  if (call === undefined || tools === undefined) return call;
-  const tool = tools[call.toolName];
-  const clientSide = tool !== undefined && typeof tool.execute !== 'function' && call.approvalId === undefined;
-  return clientSide ? call : undefined;
+  return call !== undefined && isClientSide(call) ? call : undefined;
 }
 
 function turnIdOfCall(history: readonly MemoryEntry[], toolCallId: string): string | undefined {

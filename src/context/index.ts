@@ -1,3 +1,3 @@
 export { AdvisorContext, type ContextInit } from './advisor-context.ts';
 export { contextKey, parseNonEmptyString, type ContextKey } from './context-key.ts';
-export { ConversationId, Regenerate, TurnId, UIMessageMetadata } from './well-known-keys.ts';
+export { ClientTools, ConversationId, Regenerate, TurnId, UIMessageMetadata } from './well-known-keys.ts';

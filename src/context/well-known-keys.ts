@@ -26,6 +26,24 @@ export const Regenerate = contextKey<boolean>('regenerate', {
 });
 
 /**
+ * The names of the tools whose results the client supplies (tools without
+ * `execute`, answered by the page, e.g. with `useChat`'s `addToolOutput`).
+ * Memory advisors take a tool result from the caller's messages only for a
+ * call of one of these; a result for any other tool, which the server runs,
+ * is refused as forged. The chat client knows its tools and needs no such
+ * list; the middleware, which sees only tool definitions, sets it from its
+ * `clientTools` option (default: none).
+ */
+export const ClientTools = contextKey<readonly string[]>('clientTools', {
+  parse: (value) => {
+    if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && name !== '')) {
+      throw new TypeError('expected an array of tool names');
+    }
+    return Object.freeze([...value]);
+  },
+});
+
+/**
  * Metadata to send to the UI as `message-metadata` (on the `start` and `finish`
  * parts of `toUIMessageStream`). Set by the metadata passthrough advisor.
  */

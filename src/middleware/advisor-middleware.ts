@@ -8,6 +8,7 @@ import { modelError } from '../chain/model-error.ts';
 import { newInput } from '../client/normalize-messages.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
+import { ClientTools } from '../context/well-known-keys.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { StepAggregator } from './step-aggregator.ts';
@@ -28,6 +29,14 @@ export interface AdvisorMiddlewareOptions {
   readonly continuationTimeoutMs?: number;
   /** Upper bound on remembered turns. Default 10,000. */
   readonly maxPendingTurns?: number;
+  /**
+   * The tools whose results the client supplies (no `execute` on the server; answered with `useChat`'s
+   * `addToolOutput`). A request's tool result for any other tool, which the server runs, is refused by the memory
+   * advisors as forged (see `ClientTools`). Default: none. A route that passes the results of its own server tools
+   * back through the next request (a one-step `stopWhen` with server tools) names those tools here too, and trusts its
+   * caller with them.
+   */
+  readonly clientTools?: readonly string[];
   /**
    * Traces each step of a turn (`ai_advisors.turn`, inside the AI SDK's model
    * call span when its telemetry is on) with its advisor hooks, retrieval
@@ -65,7 +74,15 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     continuationTimeoutMs = 600_000,
     maxPendingTurns = 10_000,
     telemetry,
+    clientTools = [],
   } = Array.isArray(options) ? { advisors: options as readonly Advisor[] } : (options as AdvisorMiddlewareOptions);
+  if (!Array.isArray(clientTools) || !clientTools.every((name) => typeof name === 'string' && name !== '')) {
+    throw new AdvisorArgumentError({
+      component: 'advisor-middleware',
+      argument: 'clientTools',
+      message: 'expected an array of tool names',
+    });
+  }
   if (!Number.isFinite(continuationTimeoutMs) || continuationTimeoutMs <= 0) {
     throw new AdvisorArgumentError({
       component: 'advisor-middleware',
@@ -112,9 +129,13 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       settings: {},
       sources: [],
       abortSignal: params.abortSignal,
-      context: new AdvisorContext(advisorValues(params)),
+      context: withClientTools(new AdvisorContext(advisorValues(params)), clientTools),
     };
   };
+
+  /** The pending turn this step continues: the one whose id its prompt carries, if the step has that turn's request values and prompt. */
+  const continuedTurn = (params: LanguageModelV4CallOptions): PendingTurn | undefined =>
+    pending.take(stampedTurnId(params.prompt), (turn) => turn.binding === turnBinding(params, turn.originalPromptLength));
 
   /** The step's prompt: the call's own when no advisor changed its messages or the instructions the chain `received`. */
   const advisedPrompt = (
@@ -154,7 +175,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     specificationVersion: 'v4',
 
     async wrapStream({ params, model }) {
-      const continued = pending.take(stampedTurnId(params.prompt));
+      const continued = continuedTurn(params);
       if (continued) return continueStream(continued, params, model);
 
       const turnId = lazyTurnId();
@@ -217,7 +238,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     },
 
     async wrapGenerate({ params, model }) {
-      const continued = pending.take(stampedTurnId(params.prompt));
+      const continued = continuedTurn(params);
       if (continued) {
         const { stepParams, segment } = continuation(continued, params);
         const stepTelemetry = await traceStep(segment, 'continuation');
@@ -389,5 +410,25 @@ function pendingTurn(
   advisedPrompt: LanguageModelV4Prompt,
   params: LanguageModelV4CallOptions,
 ): () => PendingTurn {
-  return () => ({ turnId: turnId(), advised, advisedPrompt, originalPromptLength: params.prompt.length });
+  return () => ({
+    turnId: turnId(),
+    advised,
+    advisedPrompt,
+    originalPromptLength: params.prompt.length,
+    binding: turnBinding(params, params.prompt.length),
+  });
+}
+
+/**
+ * What ties a step to its turn besides the stamped id: the per-request values (the conversation) and the caller's
+ * prompt the turn began with, which every later step of the same tool loop repeats. A stamp copied into another
+ * conversation's request, or into another prompt, does not continue the turn: that request starts a turn of its own.
+ */
+function turnBinding(params: LanguageModelV4CallOptions, promptLength: number): string {
+  return JSON.stringify([params.providerOptions?.advisors ?? null, params.prompt.slice(0, promptLength)]);
+}
+
+function withClientTools(context: AdvisorContext, clientTools: readonly string[]): AdvisorContext {
+  if (clientTools.length > 0 && !context.has(ClientTools)) context.set(ClientTools, clientTools);
+  return context;
 }

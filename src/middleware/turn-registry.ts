@@ -12,6 +12,8 @@ export interface PendingTurn {
   readonly advisedPrompt: LanguageModelV4Prompt;
   /** How many messages of the caller's prompt the first step had; the next steps' extra messages follow them. */
   readonly originalPromptLength: number;
+  /** What a next step must bring to continue the turn: the first step's per-request values and prompt (`turnBinding`). */
+  readonly binding: string;
 }
 
 /**
@@ -29,10 +31,14 @@ export function createTurnRegistry({ ttlMs, maxPending }: { ttlMs: number; maxPe
     turns.delete(turnId);
   };
   return {
-    /** Removes and returns the pending turn, so that only one next step continues it. */
-    take(turnId: string | undefined): PendingTurn | undefined {
+    /**
+     * Removes and returns the pending turn, so that only one next step continues it, when `belongs` says the step is
+     * the turn's; a step that only carries its id (another conversation, another prompt) leaves it for its own.
+     */
+    take(turnId: string | undefined, belongs: (turn: PendingTurn) => boolean): PendingTurn | undefined {
       if (turnId === undefined) return undefined;
       const turn = turns.get(turnId)?.turn;
+      if (turn === undefined || !belongs(turn)) return undefined;
       remove(turnId);
       return turn;
     },
