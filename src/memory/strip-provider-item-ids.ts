@@ -4,9 +4,10 @@ type WithProviderOptions = { readonly providerOptions?: Readonly<Record<string, 
 
 /**
  * The message without provider item references: `itemId` is removed from every
- * provider's options of the message and of each of its content parts, and a
- * provider left with no options is dropped (as is `providerOptions` when none
- * is left). OpenAI's Responses API replays `providerOptions.openai.itemId` as
+ * provider's options of the message, of each of its content parts, and of a
+ * tool result's output and the parts of a `content` output, and a provider
+ * left with no options is dropped (as is `providerOptions` when none is left).
+ * A tool's own output value (a `json` result's data) is never touched. OpenAI's Responses API replays `providerOptions.openai.itemId` as
  * an `item_reference`, which only the server that produced the item can
  * resolve: stored history must not depend on it. The input is not changed; a
  * message without item ids is returned as is.
@@ -18,8 +19,20 @@ type WithProviderOptions = { readonly providerOptions?: Readonly<Record<string, 
 export function stripProviderItemIds(message: ModelMessage): ModelMessage {
   const stripped = withoutItemIds(message);
   if (typeof stripped.content === 'string') return stripped;
-  const content = stripped.content.map((part) => withoutItemIds(part));
+  const content = stripped.content.map((part) => (part.type === 'tool-result' ? toolResultWithoutItemIds(part) : withoutItemIds(part)));
   return content.every((part, index) => part === stripped.content[index]) ? stripped : ({ ...stripped, content } as ModelMessage);
+}
+
+type ToolResultPart = Extract<Exclude<ModelMessage['content'], string>[number], { type: 'tool-result' }>;
+
+function toolResultWithoutItemIds(part: ToolResultPart): ToolResultPart {
+  const stripped = withoutItemIds(part);
+  const output = withoutItemIds(stripped.output);
+  const value = output.type === 'content' ? output.value.map((item) => withoutItemIds(item)) : undefined;
+  if (value !== undefined && output.type === 'content' && value.some((item, index) => item !== output.value[index])) {
+    return { ...stripped, output: { ...output, value } as ToolResultPart['output'] };
+  }
+  return output === stripped.output ? stripped : { ...stripped, output };
 }
 
 function withoutItemIds<T extends object>(value: T): T {

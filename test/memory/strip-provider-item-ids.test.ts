@@ -66,4 +66,57 @@ describe('stripProviderItemIds', () => {
     expect(Object.getPrototypeOf(stripped.providerOptions)).toBe(Object.prototype);
     expect(Object.entries(stripped.providerOptions!)).toEqual([['__proto__', { keep: 1 }]]);
   });
+
+  it("removes itemId from a tool result's output and from the parts of a content output, never from the tool's own data", () => {
+    const message: ModelMessage = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'search',
+          output: {
+            type: 'content',
+            value: [
+              { type: 'text', text: 'found', providerOptions: { openai: { itemId: 'fc_out_1', keep: true } } },
+              { type: 'text', text: 'plain' },
+            ],
+          },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'c2',
+          toolName: 'lookup',
+          output: {
+            type: 'json',
+            value: { providerOptions: { openai: { itemId: 'user data' } } },
+            providerOptions: { openai: { itemId: 'fc_out_2' } },
+          },
+        },
+      ],
+    };
+    expect(stripProviderItemIds(message)).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'search',
+          output: {
+            type: 'content',
+            value: [
+              { type: 'text', text: 'found', providerOptions: { openai: { keep: true } } },
+              { type: 'text', text: 'plain' },
+            ],
+          },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'c2',
+          toolName: 'lookup',
+          output: { type: 'json', value: { providerOptions: { openai: { itemId: 'user data' } } } },
+        },
+      ],
+    });
+  });
 });
