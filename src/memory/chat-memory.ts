@@ -121,7 +121,9 @@ const INITIAL_READ_SIZE = 64;
  * Chat memory keyed by conversation id: an append-only store of whole turns
  * and a window applied on read. Eviction drops whole turns from the oldest,
  * never separates a tool call from its result, and never drops the system
- * message (there is at most one; a newer one replaces it).
+ * message (there is at most one; a newer one replaces it). Only the newest
+ * turn can be cut: when it alone is larger than the window, its newest
+ * messages that fit are kept.
  *
  * @example
  * const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });

@@ -15,7 +15,10 @@ export interface MessageWindowOptions {
 
 /**
  * Keeps the most recent whole turns totalling at most `maxMessages` messages
- * and `maxSize` characters. The system message is kept aside and not counted.
+ * and `maxSize` characters. When the newest turn alone is larger, its newest
+ * messages that fit are kept (starting at a user message where one fits),
+ * never splitting a tool call from its result. The system message is kept
+ * aside and not counted.
  * Message sizes are measured once, when a message is appended.
  *
  * @example

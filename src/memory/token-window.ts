@@ -13,8 +13,12 @@ export interface TokenWindowOptions extends CountMessageTokensOptions {
 
 /**
  * Keeps the most recent whole turns whose tokens, together with the system
- * message, fit in `maxTokens`, counted with a real tokenizer. The system
- * message is kept even when it alone exceeds the budget (then no turn fits).
+ * message, fit in `maxTokens`, counted with a real tokenizer. When the newest
+ * turn alone does not fit, its newest messages that fit are kept (starting at
+ * a user message where one fits), never splitting a tool call from its
+ * result, so a long turn still leaves the model its latest context. The
+ * system message is kept even when it alone exceeds the budget (then no
+ * message fits).
  *
  * @example
  * const memory = createChatMemory({
