@@ -18,8 +18,12 @@ export interface MemoryTurnPlacement {
   readonly turnId: string;
   /** The stored turn this one replaces with a new answer (a regeneration), by its original id. */
   readonly regenerates?: string;
-  /** The answers to open tool calls, the first `messages` of the input, were stored under `key` before the model ran. */
-  readonly claimed?: { readonly key: string; readonly messages: number };
+  /**
+   * The answers to open tool calls, the first `messages` of the input (starting with `first`), were stored under `key`
+   * before the model ran. Only the part of the turn whose input they start is stored after them (through the
+   * middleware, later steps of the turn have inputs of their own).
+   */
+  readonly claimed?: { readonly key: string; readonly messages: number; readonly first: ModelMessage };
 }
 
 export interface LoadedHistory {
@@ -164,7 +168,7 @@ async function claimAnswers(
       message: `the answers to tool calls ${continues!.toolCallIds.join(', ')} were already taken by another request (a double submit?); that request runs the tools and stores the outcome`,
     });
   }
-  return { key, messages: answers.length };
+  return { key, messages: answers.length, first: answers[0] };
 }
 
 /** Where the current turn of `turnId` starts: the turn with that id, or the turn that regenerated it. */

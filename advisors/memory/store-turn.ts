@@ -24,8 +24,9 @@ export async function storeTurn(
 ): Promise<AdvisedResponse> {
   const turn = placement === undefined ? undefined : turnToStore(response, onAbort);
   if (turn === undefined || placement === undefined) return response;
-  // The answers to open tool calls were stored in `before`, claiming them: the rest of the turn follows them.
-  const messages = placement.claimed === undefined ? turn.messages : turn.messages.slice(placement.claimed.messages);
+  // The answers to open tool calls were stored in `before`, claiming them: the rest of their part of the turn follows them.
+  const claimed = placement.claimed !== undefined && response.request.input[0] === placement.claimed.first ? placement.claimed : undefined;
+  const messages = claimed === undefined ? turn.messages : turn.messages.slice(claimed.messages);
   if (messages.length === 0) return response;
   const conversationId = response.context.require(ConversationId, name);
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
@@ -37,7 +38,7 @@ export async function storeTurn(
         turnId: placement.turnId,
         ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
       },
-      key: placement.claimed === undefined ? appendKey(placement.turnId, messages) : `${placement.claimed.key}:rest`,
+      key: claimed === undefined ? appendKey(placement.turnId, messages) : `${claimed.key}:rest`,
     });
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;

@@ -166,9 +166,25 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     };
   };
 
-  /** Remembers the turn for its next step when this one ended on tool calls; `turn` is built only then. */
-  const keepIfToolCalls = (turn: () => PendingTurn, finishReason: string | undefined, outcome: TurnOutcome) => {
-    if (outcome === 'finished' && finishReason === 'tool-calls') pending.add(turn());
+  /**
+   * Remembers the turn for its next step when this one ended on tool calls; `turn` is built only then. Should the
+   * request be aborted while the turn waits (its tools still running, or between steps), the turn ends there: its
+   * open calls are closed with an `interrupted` error result, so the store keeps no unanswered call, and the after
+   * hooks see the turn `aborted`.
+   */
+  const keepIfToolCalls = (turn: () => PendingTurn, step: AdvisedResponse, abortSignal: AbortSignal | undefined) => {
+    if (step.outcome !== 'finished' || step.finishReason !== 'tool-calls') return;
+    const waiting = turn();
+    pending.add(waiting);
+    if (abortSignal === undefined || abortSignal.aborted) return;
+    abortSignal.addEventListener(
+      'abort',
+      () => {
+        if (pending.take(waiting.turnId, (candidate) => candidate === waiting) === undefined) return;
+        chain.complete(interruptedBetweenSteps(waiting.advised, step, abortSignal.reason)).catch(() => {});
+      },
+      { once: true },
+    );
   };
 
   return {
@@ -207,8 +223,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
               turnId,
               abortSignal: params.abortSignal,
               onEnd: (step, outcome) => {
-                keepIfToolCalls(turn, step.finishReason, outcome);
-                segment.resolve(stepResponse(advised, step, outcome));
+                const response = stepResponse(advised, step, outcome);
+                keepIfToolCalls(turn, response, params.abortSignal);
+                segment.resolve(response);
               },
             };
             terminal = { model: stream, observation, observed: streamsWrapped ? observeStep(stream, observation) : UNREAD_STEP };
@@ -251,7 +268,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
           );
           throw step.failure.error;
         }
-        keepIfToolCalls(() => continued, step.response.finishReason, 'finished');
+        keepIfToolCalls(() => continued, step.response, params.abortSignal);
         const completed = inTurn(stepTelemetry, () => chain.complete(step.response));
         endStep(stepTelemetry, completed);
         const done = await completed;
@@ -273,7 +290,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             return step.response;
           }
           raw = step.raw;
-          keepIfToolCalls(pendingTurn(turnId, advised, stepPrompt, params), step.response.finishReason, 'finished');
+          keepIfToolCalls(pendingTurn(turnId, advised, stepPrompt, params), step.response, params.abortSignal);
           return step.response;
         }),
       );
@@ -307,8 +324,9 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       turnId: () => turn.turnId,
       abortSignal: params.abortSignal,
       onEnd: (step, outcome) => {
-        keepIfToolCalls(() => turn, step.finishReason, outcome);
-        completed.resolve(inTurn(stepTelemetry, () => chain.complete(stepResponse(segment, step, outcome))));
+        const response = stepResponse(segment, step, outcome);
+        keepIfToolCalls(() => turn, response, params.abortSignal);
+        completed.resolve(inTurn(stepTelemetry, () => chain.complete(response)));
       },
     };
     endStep(stepTelemetry, completed.promise);
@@ -367,6 +385,26 @@ function stepResponse(advised: AdvisedRequest, step: StepAggregator, outcome: Tu
     usage: step.usage,
     finishReason: step.finishReason ?? 'other',
   };
+}
+
+/** What a tool call left open by an abort between steps is answered with. */
+export const INTERRUPTED_TOOL_RESULT = 'interrupted: the request was aborted before this tool call completed';
+
+/** The end of a turn aborted between steps: a result for each call the last step left open, and the outcome `aborted`. */
+function interruptedBetweenSteps(advised: AdvisedRequest, step: AdvisedResponse, reason: unknown): AdvisedResponse {
+  const calls = step.messages.flatMap((message) =>
+    message.role === 'assistant' && typeof message.content !== 'string' ? message.content.filter((part) => part.type === 'tool-call') : [],
+  );
+  const results: ResponseMessage = {
+    role: 'tool',
+    content: calls.map(({ toolCallId, toolName }) => ({
+      type: 'tool-result',
+      toolCallId,
+      toolName,
+      output: { type: 'error-text', value: INTERRUPTED_TOOL_RESULT },
+    })),
+  };
+  return { ...failedResponse({ ...advised, input: [] }, reason, 'aborted'), messages: [results] };
 }
 
 /** The model-level result of a turn an advisor answered without the model. */

@@ -334,3 +334,72 @@ describe('advisorMiddleware: a turn stamp continues only its own turn, and the c
     expect(() => advisorMiddleware({ advisors: [], clientTools: [''] })).toThrow(/clientTools/);
   });
 });
+
+describe('advisorMiddleware: a turn aborted between steps', () => {
+  it('while its server tool runs: the open call is closed with an interrupted result, the turn is stored aborted and flagged', async () => {
+    const { model: inner } = toolLoopModel();
+    const memory = createChatMemory({ window: false });
+    const outcomes: string[] = [];
+    const watcher: Advisor = { name: 'watcher', order: 10, after: (response) => (outcomes.push(response.outcome), response) };
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), watcher]) });
+    const controller = new AbortController();
+    const slow = tool({
+      inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+      execute: () => new Promise((resolve) => setTimeout(() => resolve({ value: 'late' }), 200)),
+    });
+    const result = streamText({
+      model,
+      tools: { lookup: slow },
+      stopWhen: isStepCount(3),
+      prompt: 'Look it up',
+      abortSignal: controller.signal,
+      providerOptions: { advisors: { conversationId: 'aborted-between' } },
+      onChunk: ({ chunk }) => {
+        if (chunk.type === 'tool-call') setTimeout(() => controller.abort(), 20);
+      },
+    });
+    await result.consumeStream().catch(() => undefined);
+    await expect.poll(() => outcomes).toEqual(['finished', 'aborted']);
+
+    const stored = await memory.read('aborted-between');
+    expect(stored.map((entry) => entry.message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(stored[2].metadata.interrupted).toBe(true);
+    expect(JSON.stringify(stored[2].message)).toContain('interrupted: the request was aborted');
+    // The next turn goes on from a history every provider accepts: the call has its result.
+    const next = streamText({
+      model,
+      tools: { lookup: lookupTool() },
+      messages: [{ role: 'user', content: 'Thanks' }],
+      providerOptions: { advisors: { conversationId: 'aborted-between' } },
+    });
+    await next.consumeStream();
+    // (The test model calls its tool again, so the new turn waits on an open call of its own.)
+    expect((await memory.read('aborted-between', { keepOpenToolCalls: true })).map((entry) => entry.message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+    ]);
+  });
+
+  it('a turn whose steps all ended is never closed by a later abort of its signal', async () => {
+    const { model: inner } = toolLoopModel();
+    const memory = createChatMemory({ window: false });
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+    const controller = new AbortController();
+    const result = streamText({
+      model,
+      tools: { lookup: lookupTool() },
+      stopWhen: isStepCount(3),
+      prompt: 'Look it up',
+      abortSignal: controller.signal,
+      providerOptions: { advisors: { conversationId: 'completed' } },
+    });
+    await result.consumeStream();
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await memory.messages('completed')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(JSON.stringify(await memory.read('completed'))).not.toContain('interrupted');
+  });
+});
