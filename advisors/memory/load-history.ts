@@ -93,6 +93,8 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     ...(claimed === undefined ? {} : { claimed }),
   };
 
+  // Advisors further in (RAG) know the turn by it, also on a request that only continues it.
+  if (!request.context.has(TurnId)) request.context.set(TurnId, placement.turnId);
   request.context.annotate(name, {
     conversationId,
     historyMessages: storedMessages.length,

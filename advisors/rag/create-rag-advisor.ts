@@ -2,7 +2,8 @@ import type { ModelMessage } from 'ai';
 import type { AdvisedRequest, Advisor } from '../../src/index.ts';
 import { answerDirectly, streamDirectAnswer } from '../../src/index.ts';
 import { userText } from '../../src/index.ts';
-import { AdvisorContext } from '../../src/index.ts';
+import { AdvisorContext, ConversationId, TurnId } from '../../src/index.ts';
+import { openToolCalls } from '../../src/memory/index.ts';
 import { dedupeDocuments } from '../../src/retrieval/index.ts';
 import type { Document } from '../../src/index.ts';
 import type { FilterExpression } from '../../src/index.ts';
@@ -97,8 +98,16 @@ export function createRagAdvisor({
   const injector = resolveInjector(options, name);
   const { noContext, noContextTemplate, noContextAnswer } = checkNoContextOptions(options, name);
   const requestFilter = createRequestFilter(options.filter, name);
+  const waiting = waitingTurns();
   const prepare = async (request: AdvisedRequest): Promise<{ request: AdvisedRequest; answer?: string }> => {
     const { context, abortSignal } = request;
+    const kept = request.input.some((message) => message.role === 'user') ? undefined : waiting.take(context);
+    if (kept !== undefined) {
+      // A request that answers the turn's open tool calls: the documents its first request retrieved are injected again.
+      context.annotate(name, { documents: documentRefs(kept), noContext: false, reusedFromTurn: true });
+      const sources = dedupeDocuments([...request.sources, ...kept]);
+      return { request: { ...(await injector.inject(request, sources)), sources } };
+    }
     const query = userText(request);
     if (query.trim() === '') {
       context.annotate(name, { documents: [], skipped: 'the user input has no text to search with' });
@@ -159,6 +168,40 @@ export function createRagAdvisor({
     async aroundStream(request, next) {
       const { request: prepared, answer } = await prepare(request);
       return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
+    },
+    after(response) {
+      if (openToolCalls(response.messages).length > 0) waiting.keep(response.context, response.request.sources);
+      return response;
+    },
+  };
+}
+
+/**
+ * The documents of turns that ended waiting on tool calls (a client-side tool, an approval), by conversation and
+ * turn, so that the request answering them retrieves nothing again: one retrieval per turn. In process only, at most
+ * 1,000 turns for 10 minutes each; a continuation that finds none (another process, later) retrieves again.
+ */
+function waitingTurns() {
+  const turns = new Map<string, { documents: readonly Document[]; expires: number }>();
+  const keyOf = (context: AdvisorContext) => {
+    const conversationId = context.get(ConversationId);
+    const turnId = context.get(TurnId);
+    return conversationId === undefined || turnId === undefined ? undefined : `${conversationId}\u0000${turnId}`;
+  };
+  return {
+    keep(context: AdvisorContext, documents: readonly Document[]) {
+      const key = keyOf(context);
+      if (key === undefined || documents.length === 0) return;
+      turns.delete(key);
+      turns.set(key, { documents, expires: Date.now() + 600_000 });
+      if (turns.size > 1_000) turns.delete(turns.keys().next().value!);
+    },
+    take(context: AdvisorContext): readonly Document[] | undefined {
+      const key = keyOf(context);
+      const turn = key === undefined ? undefined : turns.get(key);
+      if (turn === undefined) return undefined;
+      turns.delete(key!);
+      return turn.expires > Date.now() ? turn.documents : undefined;
     },
   };
 }

@@ -358,7 +358,7 @@ describe('advisorMiddleware: a turn aborted between steps', () => {
         if (chunk.type === 'tool-call') setTimeout(() => controller.abort(), 20);
       },
     });
-    await result.consumeStream().catch(() => undefined);
+    await result.consumeStream({ onError: () => undefined });
     await expect.poll(() => outcomes).toEqual(['finished', 'aborted']);
 
     const stored = await memory.read('aborted-between');

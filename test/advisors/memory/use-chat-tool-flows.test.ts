@@ -7,8 +7,8 @@ import {
   type UIMessage,
 } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messageMemoryAdvisor } from '../../../advisors/index.ts';
-import { type ChatMemory, createChatClient } from '../../../src/index.ts';
+import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../../advisors/index.ts';
+import { type ChatMemory, createChatClient, type Retriever } from '../../../src/index.ts';
 import { createChatMemory } from '../../../src/memory/index.ts';
 import { startOpenAIFixture, type FixtureRequest, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 import { startRoute, TestChat } from '../../helpers/use-chat-driver.ts';
@@ -234,5 +234,58 @@ describe('a double-clicked Approve: two identical approval requests at once (cha
     const stored = await memory.messages(chat.id);
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
     expect(JSON.stringify(stored)).not.toContain('Paid again.');
+  });
+});
+
+describe('RAG across a tool approval: one retrieval per turn (chat client, message memory, question-answer RAG)', () => {
+  it('the request answering the approval injects the documents the turn retrieved, without retrieving again', async () => {
+    const fixture = await startOpenAIFixture();
+    try {
+      const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
+      const memory = createChatMemory({ window: false });
+      const queries: string[] = [];
+      const retriever: Retriever = {
+        name: 'policies',
+        retrieve: async (query) => {
+          queries.push(query);
+          return [{ id: 'refund-policy', text: 'Refunds over 100 EUR need a manager.', metadata: {} }];
+        },
+      };
+      const chat = createChatClient({
+        model: openai.chat('gpt-4o-mini'),
+        tools: { deleteFile: tools.deleteFile },
+        advisors: [messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ retriever })],
+      });
+      const route = await startRoute(async (request) => {
+        const { id, messages } = (await request.json()) as { id: string; messages: UIMessage[] };
+        return chat.stream({ messages, context: { conversationId: id } }).toUIMessageStreamResponse();
+      });
+      try {
+        const page = new TestChat({
+          api: route.url,
+          id: 'rag-approval',
+          sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+        });
+        fixture.enqueue({
+          type: 'tool-calls',
+          toolCalls: [{ id: 'call_rag_delete', name: 'deleteFile', arguments: { path: 'refund.txt' } }],
+        });
+        await page.sendMessage({ text: 'Delete refund.txt if the policy allows it' });
+        await page.settled();
+        const part = page.messages.at(-1)!.parts.find((candidate) => candidate.type === 'tool-deleteFile') as { approval?: { id: string } };
+        fixture.enqueue({ type: 'text', text: 'Deleted.' });
+        await page.addToolApprovalResponse({ id: part.approval!.id, approved: true });
+        await page.settled();
+
+        expect(queries).toEqual(['Delete refund.txt if the policy allows it']);
+        const continuation = fixture.requests.filter((request) => request.endpoint === 'chat').at(-1)!;
+        expect(JSON.stringify(continuation.body)).toContain('Refunds over 100 EUR need a manager.');
+        expect(fixture.violations).toEqual([]);
+      } finally {
+        await route.close();
+      }
+    } finally {
+      await fixture.close();
+    }
   });
 });
