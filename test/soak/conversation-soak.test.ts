@@ -1,0 +1,196 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, expect, it } from 'vitest';
+import type { ChatMemoryStore, MemoryEntry } from '../../src/memory/index.ts';
+import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { describeWithServices } from '../helpers/services.ts';
+
+const writerScript = fileURLToPath(new URL('./soak-writer.ts', import.meta.url));
+const WRITERS = 4;
+const OPERATIONS = 200;
+const CONVERSATIONS = ['c0', 'c1', 'c2', 'c3'];
+
+interface LogEntry {
+  readonly writer: number;
+  readonly op: 'append' | 'clear' | 'ask-payment' | 'approve' | 'executed';
+  readonly conversationId?: string;
+  readonly key?: string;
+  readonly callId?: string;
+  readonly outcome?: string;
+  readonly t0?: number;
+  readonly t1?: number;
+}
+
+function runWriter(backend: string, namespace: string, writer: number, logFile: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', writerScript, backend, namespace, String(writer), String(OPERATIONS), logFile],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: process.env,
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${writer} exited ${code}: ${stderr.slice(-2000)}`))));
+  });
+}
+
+/**
+ * Checks the stored conversations against what the writers saw. Nothing duplicated (a key's turn at most once),
+ * nothing reordered (each writer's stored turns of a conversation in the order it stored them), nothing lost (a turn
+ * stored after the conversation's last clear had ended is there), turns whole (a turn's two messages together, in
+ * order), nothing unknown (only turns some writer appended), and every approved payment executed exactly once.
+ */
+function checkAgainstOracle(log: readonly LogEntry[], stored: ReadonlyMap<string, readonly MemoryEntry[]>) {
+  const executions = new Map<string, number>();
+  for (const entry of log) if (entry.op === 'executed') executions.set(entry.callId!, (executions.get(entry.callId!) ?? 0) + 1);
+  for (const [callId, count] of executions) expect(count, `tool executions of ${callId}`).toBe(1);
+  for (const entry of log.filter((item) => item.op === 'approve' && item.outcome === 'finished')) {
+    expect(executions.get(entry.callId!), `an approval of ${entry.callId} that finished ran its tool`).toBe(1);
+  }
+
+  const attempted = new Set(log.filter((item) => item.op === 'append').map((item) => item.key!));
+  for (const conversationId of CONVERSATIONS) {
+    const entries = stored.get(conversationId) ?? [];
+    const keyed = entries.filter((entry) => /^w\d+-\d+$/.test(entry.metadata.turnId));
+    const positions = new Map<string, number>();
+    keyed.forEach((entry, index) => {
+      const key = entry.metadata.turnId;
+      expect(attempted.has(key), `${conversationId}: ${key} was appended by some writer`).toBe(true);
+      if (entry.message.role === 'user') {
+        expect(positions.has(key), `${conversationId}: ${key} stored once`).toBe(false);
+        positions.set(key, index);
+        expect(keyed[index + 1]?.message, `${conversationId}: ${key} whole`).toEqual({ role: 'assistant', content: `re ${key}` });
+        expect(keyed[index + 1]?.metadata.turnId).toBe(key);
+      }
+    });
+
+    const lastClearEnd = Math.max(
+      0,
+      ...log.filter((item) => item.op === 'clear' && item.conversationId === conversationId).map((item) => item.t1!),
+    );
+    const clearsStarted = log.filter((item) => item.op === 'clear' && item.conversationId === conversationId).map((item) => item.t0!);
+    for (let writer = 0; writer < WRITERS; writer++) {
+      const storedByWriter = log.filter(
+        (item) => item.writer === writer && item.op === 'append' && item.conversationId === conversationId && item.outcome === 'stored',
+      );
+      for (const append of storedByWriter) {
+        if (append.t0! > lastClearEnd)
+          expect(positions.has(append.key!), `${conversationId}: ${append.key} stored after the last clear is kept`).toBe(true);
+      }
+      // Of one writer's turns, those no clear can have removed keep the writer's order.
+      const present = storedByWriter
+        .filter((append) => positions.has(append.key!) && !clearsStarted.some((start) => start > append.t0!))
+        .map((append) => positions.get(append.key!)!);
+      expect(present, `${conversationId}: writer ${writer}'s turns in order`).toEqual([...present].sort((a, b) => a - b));
+    }
+  }
+}
+
+async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () => Promise<void>, store: ChatMemoryStore) {
+  const folder = mkdtempSync(path.join(tmpdir(), 'ai-advisors-soak-'));
+  const logFile = path.join(folder, 'log.jsonl');
+  try {
+    let running = true;
+    let kills = 0;
+    const killer = (async () => {
+      while (running) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (running) {
+          await kill();
+          kills++;
+        }
+      }
+    })();
+    try {
+      await Promise.all(Array.from({ length: WRITERS }, (_, writer) => runWriter(backend, namespace, writer, logFile)));
+    } finally {
+      running = false;
+      await killer;
+    }
+    const log = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogEntry);
+    const stored = new Map<string, readonly MemoryEntry[]>();
+    for (const conversationId of CONVERSATIONS) stored.set(conversationId, (await store.read(conversationId)).entries);
+    checkAgainstOracle(log, stored);
+    return {
+      kills,
+      appendsStored: log.filter((item) => item.op === 'append' && item.outcome === 'stored').length,
+      appendsFailed: log.filter((item) => item.op === 'append' && item.outcome?.startsWith('error')).length,
+      clears: log.filter((item) => item.op === 'clear').length,
+      approvals: log.filter((item) => item.op === 'approve').length,
+      executions: log.filter((item) => item.op === 'executed').length,
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+describeWithServices(
+  'conversation soak: 4 writer processes, clears, killed connections, raced approvals, with an oracle',
+  ['REDIS_URL', 'DATABASE_URL'],
+  (urls) => {
+    const tableName = `soak_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const keyPrefix = `ai-advisors-soak:${crypto.randomUUID()}`;
+    const pool = new pg.Pool({ connectionString: urls.DATABASE_URL, max: 2 });
+    const redis = createClient({ url: urls.REDIS_URL }) as AnyRedisClient;
+
+    afterAll(async () => {
+      await pool.query(
+        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`,
+      );
+      await pool.end();
+      if (redis.isOpen) {
+        for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}:*`, COUNT: 1000 })) if (keys.length > 0) await redis.del(keys);
+        await redis.close();
+      }
+    });
+
+    it('PostgreSQL: nothing lost, duplicated or reordered, and each approved payment runs once, while backends are terminated', async () => {
+      const store = postgresChatMemoryStore({ pool, tableName });
+      await store.migrate();
+      const report = await soak(
+        'postgres',
+        tableName,
+        async () => {
+          await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ai-advisors-soak'`);
+        },
+        store,
+      );
+      console.info(`soak (PostgreSQL): ${JSON.stringify(report)}`);
+      expect(report.appendsStored).toBeGreaterThan(100);
+      expect(report.kills).toBeGreaterThan(0);
+    }, 240_000);
+
+    it('Redis: nothing lost, duplicated or reordered, and each approved payment runs once, while connections are killed', async () => {
+      await redis.connect();
+      const store = redisChatMemoryStore({ client: redis, keyPrefix });
+      const report = await soak(
+        'redis',
+        keyPrefix,
+        async () => {
+          const clients = String(await redis.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal']));
+          for (const line of clients.split('\n')) {
+            const id = /(?:^| )id=(\d+)/.exec(line)?.[1];
+            if (id !== undefined && / name=soak-writer-/.test(line))
+              await redis.sendCommand(['CLIENT', 'KILL', 'ID', id]).catch(() => undefined);
+          }
+        },
+        store,
+      );
+      console.info(`soak (Redis): ${JSON.stringify(report)}`);
+      expect(report.appendsStored).toBeGreaterThan(100);
+      expect(report.kills).toBeGreaterThan(0);
+    }, 240_000);
+  },
+);

@@ -1,0 +1,129 @@
+/**
+ * One writer process of the conversation soak: random appends (some resent under the same key), clears, and tool
+ * approvals raced by every writer, on four shared conversations of one store, through `ChatMemory` and the chat
+ * client. Every operation is written as a JSON line to the log file when it ends, with its start and end times and
+ * its outcome, for the oracle in `conversation-soak.test.ts`.
+ */
+import { appendFileSync } from 'node:fs';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { jsonSchema, simulateReadableStream, tool, type ModelMessage } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createClient } from 'redis';
+import { messageMemoryAdvisor } from '../../advisors/index.ts';
+import { createChatClient } from '../../src/index.ts';
+import { createChatMemory, openToolCalls, type ChatMemoryStore } from '../../src/memory/index.ts';
+import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+
+const [backend, namespace, writerText, operationsText, logFile] = process.argv.slice(2);
+const writer = Number(writerText);
+const operations = Number(operationsText);
+const SOAK_CONVERSATIONS = ['c0', 'c1', 'c2', 'c3'];
+
+let seed = 7919 * (writer + 1);
+const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+const log = (entry: Record<string, unknown>) => appendFileSync(logFile, `${JSON.stringify({ writer, ...entry })}\n`);
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const finish = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
+  type: 'finish',
+  finishReason: { unified: reason, raw: reason },
+  usage,
+});
+/** Asks for a payment (a tool that needs approval) when told to pay; answers anything else, tool results included, with text. */
+const model = new MockLanguageModelV4({
+  doStream: async ({ prompt }) => {
+    const last = prompt.at(-1)!;
+    const text = last.role === 'user' ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
+    const chunks: LanguageModelV4StreamPart[] = text.startsWith('pay ')
+      ? [{ type: 'tool-call', toolCallId: `call-${text.slice(4)}`, toolName: 'pay', input: '{}' }, finish('tool-calls')]
+      : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'ok' }, { type: 'text-end', id: 't' }, finish('stop')];
+    return { stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...chunks] }) };
+  },
+});
+
+let redisClient: AnyRedisClient | undefined;
+let store: ChatMemoryStore & { close(): Promise<void> };
+if (backend === 'redis') {
+  // Named, so that the soak kills only its writers' connections.
+  redisClient = createClient({ url: process.env.REDIS_URL, name: `soak-writer-${writer}` }) as AnyRedisClient;
+  redisClient.on('error', () => {});
+  store = redisChatMemoryStore({ client: redisClient, keyPrefix: namespace });
+} else {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.searchParams.set('application_name', 'ai-advisors-soak');
+  store = postgresChatMemoryStore({ connectionString: url.toString(), tableName: namespace, compaction: { segmentEntries: 8 } });
+}
+const memory = createChatMemory({ store, window: false, timeout: 5_000 });
+const pay = tool({
+  inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+  needsApproval: true,
+  execute: async (_input, { toolCallId }) => {
+    log({ op: 'executed', callId: toolCallId, t: Date.now() });
+    return { paid: true };
+  },
+});
+const chat = createChatClient({ model, tools: { pay }, maxRetries: 0, advisors: [messageMemoryAdvisor({ memory })] });
+
+/** One turn through the chat client, streamed as a route would; its outcome, or the turn's error. */
+async function turn(input: Parameters<typeof chat.stream>[0]): Promise<string> {
+  const result = chat.stream(input);
+  await result.consumeStream();
+  const response = await result.response;
+  if (response.outcome !== 'finished') throw response.error ?? new Error(response.outcome);
+  return response.outcome;
+}
+
+async function timed(entry: Record<string, unknown>, work: () => Promise<string>) {
+  const t0 = Date.now();
+  let outcome: string;
+  try {
+    outcome = await work();
+  } catch (error) {
+    outcome = `error: ${error instanceof Error ? error.message.slice(0, 160) : String(error)}`;
+  }
+  log({ ...entry, outcome, t0, t1: Date.now() });
+  return outcome;
+}
+
+for (let index = 0; index < operations; index++) {
+  const conversationId = pick(SOAK_CONVERSATIONS);
+  const roll = random();
+  if (roll < 0.6) {
+    const key = `w${writer}-${index}`;
+    const messages: ModelMessage[] = [
+      { role: 'user', content: key },
+      { role: 'assistant', content: `re ${key}` },
+    ];
+    const append = () => memory.appendTurn(conversationId, messages, { key, metadata: { turnId: key } }).then((result) => result.outcome);
+    const outcome = await timed({ op: 'append', conversationId, key }, append);
+    // A client that saw an error, or resends anyway, sends the same turn again.
+    if (outcome.startsWith('error') || random() < 0.1) await timed({ op: 'append', conversationId, key, resend: true }, append);
+  } else if (roll < 0.63) {
+    await timed({ op: 'clear', conversationId }, () => memory.clear(conversationId).then(() => 'cleared'));
+  } else if (roll < 0.75) {
+    const callId = `call-w${writer}-${index}`;
+    await timed({ op: 'ask-payment', conversationId, callId }, () =>
+      turn({ prompt: `pay w${writer}-${index}`, context: { conversationId } }),
+    );
+  } else {
+    // Every writer approves whatever payment it finds waiting: writers race for the same approvals.
+    const history = await memory.read(conversationId, { keepOpenToolCalls: true }).catch(() => []);
+    const messages = history.map((entry) => entry.message);
+    const waiting = openToolCalls(messages).filter((call) => call.approvalId !== undefined);
+    if (waiting.length === 0) continue;
+    const call = waiting[0];
+    await timed({ op: 'approve', conversationId, callId: call.toolCallId }, () =>
+      turn({
+        messages: [
+          ...messages,
+          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: call.approvalId!, approved: true }] },
+        ],
+        context: { conversationId },
+      }),
+    );
+  }
+}
+await store.close();
+await redisClient?.close().catch(() => undefined);
