@@ -1,6 +1,7 @@
-import type { ModelMessage } from 'ai';
-import { type AdvisedResponse, AdvisorArgumentError } from '../../src/index.ts';
-import { type RetrievedDocumentReference, type TurnMetadataInput } from '../../src/memory/index.ts';
+import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import { documentSourcePart } from '../../src/extension/index.ts';
+import { type AdvisedResponse, AdvisorArgumentError, UIMessageMetadata } from '../../src/index.ts';
+import { type RetrievedDocumentReference, type StoredSource, type StoredTurnView, type TurnMetadataInput } from '../../src/memory/index.ts';
 
 /**
  * What a memory advisor stores when a turn is aborted:
@@ -42,10 +43,26 @@ export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): Tu
     messages = onAbort === 'store-input' ? input : [...input, ...response.messages];
   }
   if (messages.length === 0) return undefined;
+  const ui = turnView(response);
   return {
     messages,
-    metadata: { ...(retrieved.length > 0 ? { retrieved } : {}), ...(interrupted ? { interrupted } : {}) },
+    metadata: {
+      ...(retrieved.length > 0 ? { retrieved } : {}),
+      ...(interrupted ? { interrupted } : {}),
+      ...(ui === undefined ? {} : { ui }),
+    },
   };
+}
+
+/** The sources and UI message metadata the turn streamed, as the page got them, so that a reload shows them again. */
+function turnView(response: AdvisedResponse): StoredTurnView | undefined {
+  const sources = response.sources.map((document) => {
+    const { type, ...source } = documentSourcePart(document) as Extract<TextStreamPart<ToolSet>, { type: 'source' }>;
+    return source as StoredSource;
+  });
+  const metadata = response.context.get(UIMessageMetadata);
+  if (sources.length === 0 && metadata === undefined) return undefined;
+  return { ...(sources.length === 0 ? {} : { sources }), ...(metadata === undefined ? {} : { metadata }) };
 }
 
 export function validateAbortPolicy(onAbort: unknown, component: string): AbortPolicy {

@@ -23,7 +23,7 @@ export { appendDigest } from './append-digest.ts';
 export type { ChatMemoryWindow, WindowMeasure, WindowSelection } from './chat-memory-window.ts';
 export { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
 export { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
-export type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
+export type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference, StoredSource, StoredTurnView } from './memory-entry.ts';
 export { deserializeMemoryEntry, serializeMemoryEntry } from './memory-entry-codec.ts';
 export { messageWindow, type MessageWindowOptions } from './message-window.ts';
 export { renderMessage, renderMessages } from './render-message.ts';

@@ -15,6 +15,8 @@ export interface MemoryEntryMetadata {
   readonly interrupted?: boolean;
   /** Documents retrieved for the turn (by RAG advisors), with their scores. */
   readonly retrieved?: readonly RetrievedDocumentReference[];
+  /** What the page showed of the turn besides its messages, so that `toUIMessages` restores it as it was streamed. */
+  readonly ui?: StoredTurnView;
   /**
    * The turn is a new answer to the question of turn `regenerates` (a
    * regeneration): reads leave out that turn and every turn after it up to this one.
@@ -23,6 +25,30 @@ export interface MemoryEntryMetadata {
   /** This message's cost to the window (e.g. tokens), measured once when it was appended; see `ChatMemoryWindow.measure`. */
   readonly measure?: { readonly key: string; readonly value: number };
   readonly [key: string]: unknown;
+}
+
+/** A source the turn streamed to the page (`source` stream part), as stored with the turn. */
+export type StoredSource =
+  | {
+      readonly sourceType: 'url';
+      readonly id: string;
+      readonly url: string;
+      readonly title?: string;
+      readonly providerMetadata?: Record<string, unknown>;
+    }
+  | {
+      readonly sourceType: 'document';
+      readonly id: string;
+      readonly mediaType: string;
+      readonly title: string;
+      readonly filename?: string;
+      readonly providerMetadata?: Record<string, unknown>;
+    };
+
+/** The sources and message metadata a turn sent to the page (`UIMessageMetadata`). */
+export interface StoredTurnView {
+  readonly sources?: readonly StoredSource[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** One stored message and the metadata of the turn it belongs to. */

@@ -1,10 +1,11 @@
 import type { ToolResultPart } from '@ai-sdk/provider-utils';
 import type { DynamicToolUIPart, UIMessage } from 'ai';
-import type { MemoryEntry } from './memory-entry.ts';
+import type { MemoryEntry, StoredSource, StoredTurnView } from './memory-entry.ts';
 
 /** Metadata of a restored message: whether its answer was cut off (stop, disconnect, error). */
 export interface RestoredMessageMetadata {
   readonly interrupted?: boolean;
+  readonly [key: string]: unknown;
 }
 
 /**
@@ -15,8 +16,11 @@ export interface RestoredMessageMetadata {
  * they streamed; tool calls become `dynamic-tool` parts in the state their
  * result, denial or approval request left them in. Ids are stable (a turn's
  * question has the turn id, so a resend or `regenerate()` names its stored
- * turn; the others add their position), so a restored list compares equal across reads. System messages,
- * and sources (which memory does not store), are not part of it.
+ * turn; the others add their position), so a restored list compares equal across reads. A turn's sources come
+ * back as `source-url`/`source-document` parts ahead of its answer, and the metadata it sent to the page
+ * (`UIMessageMetadata`: latency, tokens, ...) as the message's metadata, as they streamed: the memory advisors store
+ * the metadata as it stands when they store the turn, which is all of it when memory runs outside the metadata
+ * passthrough advisor (e.g. `messageMemoryAdvisor({ memory, order: -3000 })`). System messages are not part of it.
  */
 export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<RestoredMessageMetadata>[] {
   const messages: UIMessage<RestoredMessageMetadata>[] = [];
@@ -41,7 +45,8 @@ export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<Restore
       assistant = { id, role: 'assistant', parts: [] };
       messages.push(assistant);
     }
-    if (interrupted) assistant.metadata = interrupted;
+    restoreView(assistant, metadata.ui);
+    if (interrupted) assistant.metadata = { ...assistant.metadata, ...interrupted };
     const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
     for (const part of content) {
       if (part.type === 'text') assistant.parts.push({ type: 'text', text: part.text, state: 'done' });
@@ -73,6 +78,39 @@ export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<Restore
     }
   });
   return messages;
+}
+
+/** The turn's sources (first, as they streamed, each once) and its UI message metadata, on its assistant message. */
+function restoreView(assistant: UIMessage<RestoredMessageMetadata>, view: StoredTurnView | undefined): void {
+  if (view === undefined) return;
+  if (view.metadata !== undefined) assistant.metadata = { ...assistant.metadata, ...view.metadata };
+  const shown = new Set(
+    assistant.parts.flatMap((part) => (part.type === 'source-url' || part.type === 'source-document' ? [part.sourceId] : [])),
+  );
+  const sources = (view.sources ?? []).filter((source) => !shown.has(source.id)).map(sourcePart);
+  const firstOther = assistant.parts.findIndex((part) => part.type !== 'source-url' && part.type !== 'source-document');
+  assistant.parts.splice(firstOther === -1 ? assistant.parts.length : firstOther, 0, ...sources);
+}
+
+function sourcePart(source: StoredSource): UIMessage['parts'][number] {
+  const providerMetadata = source.providerMetadata === undefined ? {} : { providerMetadata: source.providerMetadata as never };
+  if (source.sourceType === 'url') {
+    return {
+      type: 'source-url',
+      sourceId: source.id,
+      url: source.url,
+      ...(source.title === undefined ? {} : { title: source.title }),
+      ...providerMetadata,
+    };
+  }
+  return {
+    type: 'source-document',
+    sourceId: source.id,
+    mediaType: source.mediaType,
+    title: source.title,
+    ...(source.filename === undefined ? {} : { filename: source.filename }),
+    ...providerMetadata,
+  };
 }
 
 /** The state a tool result leaves its call in; an approval, when the call had one, stays with it. */
