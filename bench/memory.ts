@@ -223,6 +223,8 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
 
   const rows: Array<Record<string, string>> = [];
   const readRatios: Array<Record<string, string>> = [];
+  const regenerationRows: Array<Record<string, string>> = [];
+  const ledgerRows: Array<Record<string, string>> = [];
   try {
     for (const contender of contenders) {
       const windowed = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
@@ -254,6 +256,10 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
         });
       }
     }
+    for (const contender of contenders.filter((candidate) => candidate.pattern === 'ours')) {
+      regenerationRows.push(await regenerationCost(contender, runId));
+    }
+    if (databaseUrl) ledgerRows.push(await ledgerSize(databaseUrl, runId));
     for (const backend of new Set(contenders.map((contender) => contender.backend))) {
       const ours = contenders.find((contender) => contender.backend === backend && contender.pattern === 'ours')!;
       const blob = contenders.find((contender) => contender.backend === backend && contender.pattern === 'blob')!;
@@ -282,6 +288,89 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
   console.table(rows);
   console.log('read(all) of ours / the blob pattern on the same backend, reads alternating (target: at most 1.00x)');
   console.table(readRatios);
+  console.log(
+    `read(20) of a conversation after ${REGENERATIONS.toLocaleString('en')} regenerations of its last answer / without (target: at most 1.20x)`,
+  );
+  console.table(regenerationRows);
+  if (ledgerRows.length > 0) {
+    console.log(`PostgreSQL append ledger of one conversation of ${LEDGER_TURNS.toLocaleString('en')} turns, against its messages`);
+    console.table(ledgerRows);
+  }
+}
+
+const REGENERATIONS = 1_500;
+const LEDGER_TURNS = 10_000;
+
+/** Later turns' windowed reads of a conversation whose last answer was regenerated many times, and of one that was not. */
+async function regenerationCost(contender: Contender, runId: string): Promise<Record<string, string>> {
+  const memory = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
+  const [plain, regenerated] = [`bench-${runId}-plain`, `bench-${runId}-regenerated`];
+  for (const conversationId of [plain, regenerated]) {
+    await fill(contender.store, conversationId, 40);
+    await memory.appendTurn(
+      conversationId,
+      [
+        { role: 'user', content: 'Name a colour' },
+        { role: 'assistant', content: 'Red' },
+      ],
+      {
+        metadata: { turnId: 'last' },
+      },
+    );
+  }
+  for (let round = 0; round < REGENERATIONS; round++) {
+    await memory.appendTurn(
+      regenerated,
+      [
+        { role: 'user', content: 'Name a colour' },
+        { role: 'assistant', content: `Colour ${round}` },
+      ],
+      {
+        metadata: { regenerates: 'last' },
+      },
+    );
+  }
+  const [plainRead, regeneratedRead] = await interleavedMedians(
+    [plain, regenerated].map((conversationId) => async () => () => memory.read(conversationId)),
+  );
+  return {
+    store: contender.name,
+    'stored entries': `${(await contender.store.read(regenerated)).entries.length} vs ${(await contender.store.read(plain)).entries.length}`,
+    'read(20) regenerated (ms)': regeneratedRead.toFixed(3),
+    'read(20) plain (ms)': plainRead.toFixed(3),
+    ratio: (regeneratedRead / plainRead).toFixed(2) + 'x',
+  };
+}
+
+/** The bytes of the ledger rows and of the message rows and segments that one long conversation leaves. */
+async function ledgerSize(databaseUrl: string, runId: string): Promise<Record<string, string>> {
+  const pool = new pg.Pool({ connectionString: databaseUrl });
+  const tableName = `chat_memory_ledger_${runId}`;
+  try {
+    const store = postgresChatMemoryStore({ pool, tableName });
+    for (let index = 0; index < LEDGER_TURNS; index++) {
+      await store.appendTurn('ledger', { ...newAttempt(), entries: [turn(index)[0]], digest: `sha256:${index}` });
+    }
+    const { rows } = await pool.query<{ ledger_rows: number; ledger: number; data: number }>(
+      `SELECT (SELECT count(*) FROM "${tableName}_appends")::int AS ledger_rows,
+  (SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM "${tableName}_appends" AS t)::int AS ledger,
+  ((SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM "${tableName}" AS t)
+   + (SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM "${tableName}_segments" AS t))::int AS data`,
+    );
+    const [{ ledger_rows: ledgerRowCount, ledger, data }] = rows;
+    return {
+      turns: LEDGER_TURNS.toLocaleString('en'),
+      'ledger rows': String(ledgerRowCount),
+      'ledger (bytes)': ledger.toLocaleString('en'),
+      'messages (bytes)': data.toLocaleString('en'),
+      'ledger / messages': `${((100 * ledger) / data).toFixed(1)}%`,
+    };
+  } finally {
+    await pool.query(
+      `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
+    );
+    await pool.end();
+  }
 }
 
 /** A whole read, used: every message is read, so a store that decodes messages when first used pays for that here, as the blob's read did. */

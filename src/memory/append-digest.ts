@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import { serializeMemoryValue } from './memory-entry-codec.ts';
-import { validateAppendKey } from './validate-append-attempt.ts';
 
 /**
  * The digest chat memory stores with an append key: of the turn's input, the messages before its first assistant
@@ -17,9 +16,4 @@ export function appendDigest(messages: readonly ModelMessage[]): string {
 /** Whether a key stored with digest `stored` conflicts with an append of it with `appended`: both are known and differ. */
 export function isAppendConflict(stored: string | null | undefined, appended: string | undefined): boolean {
   return typeof stored === 'string' && appended !== undefined && stored !== appended;
-}
-
-/** Validates a turn's optional digest as append keys are validated. */
-export function validateAppendDigest(digest: string | undefined, component: string): void {
-  if (digest !== undefined) validateAppendKey(digest, 'digest', component);
 }

@@ -36,6 +36,13 @@ export interface MemoryTurn extends AppendAttempt {
    * message). Stored with the key: an append of the key with another digest is a `conflict`, not a `duplicate`.
    */
   readonly digest?: string;
+  /**
+   * The turn this one replaces (a regeneration or an edit of it): when the append is stored, the store may first
+   * remove that turn's entries, those of any turn that replaced it before, and every entry after them, so that reads
+   * stay as cheap as if it had never been answered. A store that keeps them is correct too: reads leave replaced
+   * turns out (`MemoryEntryMetadata.regenerates`), only slower.
+   */
+  readonly replaces?: string;
 }
 
 /**
@@ -109,6 +116,12 @@ export interface ChatMemoryStore {
    */
   clear(conversationId: string, options?: StoreCallOptions): Promise<void>;
 }
+
+/**
+ * How many of the newest entries the built-in stores look through for the turn a regeneration replaces; a turn
+ * further back is kept, and reads leave it out.
+ */
+export const REPLACED_TURN_SCAN = 256;
 
 /** A store that implements `settleAppend`, as the Redis, PostgreSQL and in-memory stores do. */
 export type SettlingChatMemoryStore = ChatMemoryStore & Required<Pick<ChatMemoryStore, 'settleAppend'>>;

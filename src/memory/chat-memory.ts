@@ -307,9 +307,10 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
       await settleUnknownAppends(conversationId, options.abortSignal);
       const digest = appendDigest(conversation.map((entry) => entry.message));
+      const replaces = metadata.regenerates;
       const outcome = await appendAttempt(
         conversationId,
-        { key, digest, entries: conversation, ...(system ? { system } : {}) },
+        { key, digest, entries: conversation, ...(system ? { system } : {}), ...(replaces === undefined ? {} : { replaces }) },
         options.abortSignal,
       );
       if (outcome === 'conflict') throw new AppendConflictError({ key });

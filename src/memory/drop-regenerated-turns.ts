@@ -10,9 +10,11 @@ export interface CurrentEntries {
  * Entries without the turns a regeneration replaced. A turn stored with
  * `regenerates: K` (a new answer to the question of turn K, e.g. `useChat`'s
  * `regenerate()`) replaces turn K and every turn that started after K and
- * before it, as the client's conversation did. Turns are kept in the store, so
- * a regeneration never loses data; the read leaves them out. Two
- * regenerations of one turn (a double click on Retry) leave the later one.
+ * before it, as the client's conversation did. The built-in stores remove the
+ * replaced entries when they store the regeneration (`MemoryTurn.replaces`),
+ * as far back as their newest 256 entries; what a store keeps, the read leaves
+ * out here. Two regenerations of one turn (a double click on Retry) leave the
+ * later one.
  * Expects the entries in turn order (`orderByTurn`).
  */
 export function dropRegeneratedTurns(entries: readonly MemoryEntry[]): CurrentEntries {

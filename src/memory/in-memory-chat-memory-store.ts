@@ -9,8 +9,9 @@ import {
   serializeMemoryMetadata,
   serializeMemoryValue,
 } from './memory-entry-codec.ts';
-import { isAppendConflict, validateAppendDigest } from './append-digest.ts';
-import { validateAppendAttempt } from './validate-append-attempt.ts';
+import { isAppendConflict } from './append-digest.ts';
+import { REPLACED_TURN_SCAN } from './chat-memory-store.ts';
+import { validateAppendAttempt, validateTurnReferences } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
 
@@ -63,7 +64,7 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
     async appendTurn(conversationId, turn, options) {
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
-      validateAppendDigest(turn.digest, component);
+      validateTurnReferences(turn, component);
       options?.abortSignal?.throwIfAborted();
       const entries = turn.entries.map(serializeEntry);
       const system = turn.system === undefined ? undefined : serializeEntry(turn.system);
@@ -77,6 +78,7 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
         conversation = { entries: [] };
         conversations.set(conversationId, conversation);
       }
+      if (turn.replaces !== undefined) conversation.entries.length = replacedFrom(conversation.entries, turn.replaces);
       for (const entry of entries) conversation.entries.push(entry);
       if (system !== undefined) conversation.system = system;
       return 'stored';
@@ -123,6 +125,19 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       return [...conversations.keys()];
     },
   };
+}
+
+/**
+ * Where the entries a regeneration of `turnId` removes start: the first of the newest entries that belongs to that
+ * turn or to a turn that replaced it; the entries' length when none does.
+ */
+function replacedFrom(entries: readonly StoredEntry[], turnId: string): number {
+  let from = entries.length;
+  for (let index = entries.length - 1; index >= Math.max(0, entries.length - REPLACED_TURN_SCAN); index--) {
+    const { turnId: entryTurn, regenerates } = deserializeMemoryMetadata(entries[index].metadata, entries[index].typed);
+    if (entryTurn === turnId || regenerates === turnId) from = index;
+  }
+  return from;
 }
 
 function serializeEntry(entry: MemoryEntry): StoredEntry {

@@ -1,5 +1,5 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import type { AppendAttempt } from './chat-memory-store.ts';
+import type { AppendAttempt, MemoryTurn } from './chat-memory-store.ts';
 
 /** Longest accepted append key and attempt id, in UTF-16 code units. */
 export const MAX_APPEND_KEY_LENGTH = 512;
@@ -31,4 +31,10 @@ export function validateAppendAttempt(attempt: AppendAttempt, component: string)
   validateAppendKey(attempt.key, 'key', component);
   validateAppendKey(attempt.attemptId, 'attemptId', component);
   return attempt;
+}
+
+/** Validates a turn's optional digest, and the turn id it replaces, as append keys are validated. */
+export function validateTurnReferences({ digest, replaces }: Pick<MemoryTurn, 'digest' | 'replaces'>, component: string): void {
+  if (digest !== undefined) validateAppendKey(digest, 'digest', component);
+  if (replaces !== undefined) validateAppendKey(replaces, 'replaces', component);
 }

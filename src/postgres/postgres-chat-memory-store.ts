@@ -10,8 +10,7 @@ import {
   serializeMemoryMetadata,
   serializeMemoryValue,
 } from '../memory/memory-entry-codec.ts';
-import { validateAppendDigest } from '../memory/append-digest.ts';
-import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
+import { validateAppendAttempt, validateTurnReferences } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 import { chatMemoryMigration, chatMemoryTables, type ChatMemoryTableOptions } from './chat-memory-schema.ts';
@@ -324,6 +323,8 @@ FROM moved GROUP BY last_turn, last_position`,
   }
 
   // The conversation's row is locked and the turn number drawn first, so the key row records the turn it stores.
+  // A regeneration ($11: the turn it replaces) removes, in the same statement, the rows from that turn's first one
+  // on; a turn already moved into a segment stays, and reads leave it out.
   // The key is claimed by inserting its row, or by taking over a row that settled attempts left (one not stored, that
   // this attempt is not among): a claim that collides with an uncommitted one waits for it. A row that cannot be
   // taken is still updated, to nothing, so that it comes back with what the outcome needs, although a row committed
@@ -359,6 +360,15 @@ entries AS (
   SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json
   FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
   WHERE claim.claimed
+),
+replaced AS (
+  DELETE FROM ${tables.entries} AS entry USING claim
+  WHERE claim.claimed AND $11::text IS NOT NULL AND entry.conversation_id = $1
+    AND (entry.turn_seq, entry.position) >= (
+      SELECT turn_seq, position FROM ${tables.entries}
+      WHERE conversation_id = $1 AND (metadata->>'turnId' = $11::text OR metadata->>'regenerates' = $11::text)
+      ORDER BY turn_seq, position LIMIT 1
+    )
 )
 SELECT conversation.compact, conversation.purge, CASE
   WHEN claim.claimed THEN 'stored'
@@ -407,7 +417,7 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       validateConversationId(conversationId, component);
       const { key, attemptId } = validateAppendAttempt(turn, component);
-      validateAppendDigest(turn.digest, component);
+      validateTurnReferences(turn, component);
       const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
       const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
       const system = turn.system;
@@ -425,6 +435,7 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
           compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
           turn.digest ?? null,
           crypto.randomUUID(),
+          turn.replaces ?? null,
         ],
       });
       const [{ outcome, compact: due, purge }] = rows;

@@ -11,6 +11,7 @@ import type {
   StoredHistory,
   StoreReadOptions,
 } from '../memory/chat-memory-store.ts';
+import { REPLACED_TURN_SCAN } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
 import {
   deserializeMemoryEntries,
@@ -21,8 +22,7 @@ import {
   serializeMemoryValue,
 } from '../memory/memory-entry-codec.ts';
 import { storedMeasure } from '../memory/stored-measure.ts';
-import { validateAppendDigest } from '../memory/append-digest.ts';
-import { validateAppendAttempt } from '../memory/validate-append-attempt.ts';
+import { validateAppendAttempt, validateTurnReferences } from '../memory/validate-append-attempt.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 
@@ -57,9 +57,14 @@ const LOG_MAX_BYTES = 256 * 1024 * 1024;
 
 // KEYS: list, system, appends, settled attempts, messages kept apart, log, log ends, digests, 0.2's tombstone of the
 // attempt. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, digest ('' for none), the
-// number n of messages kept apart, n pairs (field, message), entries...
+// JSON text of the turn id it replaces ('' for none), the number n of messages kept apart, n pairs (field, message),
+// entries...
 // A turn goes to the log, each entry followed by a comma and its end offset pushed to the log ends, unless the
 // conversation has a list (written by 0.1, or the log is full): then to the list, one element per entry.
+// A turn that replaces another (a regeneration) is written where the newest of the log's entries that belong to that
+// turn, or to a turn that replaced it, starts: the entries from there on are dropped from the log ends, their bytes
+// overwritten, and what the new entries do not cover is blanked with spaces, which JSON reads as nothing. The log's
+// metadata is its entries' last "metadata" object, where no text of a message can put an unescaped quote.
 // Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
@@ -68,17 +73,54 @@ if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
   return 'duplicate'
 end
 if redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1 or redis.call('EXISTS', KEYS[9]) == 1 then return 'cancelled' end
-local entries = 8 + 2 * tonumber(ARGV[7])
-for field = 8, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
+local entries = 9 + 2 * tonumber(ARGV[8])
+for field = 9, entries - 1, 2 do redis.call('HSET', KEYS[5], ARGV[field], ARGV[field + 1]) end
+local function lastFind(text, needle)
+  local at, from = nil, 1
+  while true do
+    local found = string.find(text, needle, from, true)
+    if not found then return at end
+    at, from = found, found + 1
+  end
+end
 if entries <= #ARGV then
   local size = redis.call('STRLEN', KEYS[6])
+  local writeAt = size
+  local count = redis.call('LLEN', KEYS[7])
+  if ARGV[7] ~= '' and count > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
+    local scan = math.min(count, ${REPLACED_TURN_SCAN})
+    local tailEnds = redis.call('LRANGE', KEYS[7], -scan, -1)
+    local base = 0
+    if count > scan then base = tonumber(redis.call('LINDEX', KEYS[7], -scan - 1)) end
+    local tail = redis.call('GETRANGE', KEYS[6], base, -1)
+    local needles = { '"turnId":' .. ARGV[7], '"regenerates":' .. ARGV[7] }
+    local start = base
+    for index = 1, #tailEnds do
+      local stop = tonumber(tailEnds[index])
+      local text = string.sub(tail, start - base + 1, stop - base)
+      local metadataAt = lastFind(text, '"metadata":{')
+      if metadataAt and (string.find(text, needles[1], metadataAt, true) or string.find(text, needles[2], metadataAt, true)) then
+        local keep = count - scan + index - 1
+        if keep == 0 then redis.call('DEL', KEYS[7]) else redis.call('LTRIM', KEYS[7], 0, keep - 1) end
+        writeAt = start
+        break
+      end
+      start = stop
+    end
+  end
+  local written = writeAt
   local ends = {}
   for index = entries, #ARGV do
-    size = size + #ARGV[index] + 1
-    ends[#ends + 1] = size
+    written = written + #ARGV[index] + 1
+    ends[#ends + 1] = written
   end
-  if size <= ${LOG_MAX_BYTES} and redis.call('EXISTS', KEYS[1]) == 0 then
-    redis.call('APPEND', KEYS[6], table.concat(ARGV, ',', entries, #ARGV) .. ',')
+  if math.max(written, size) <= ${LOG_MAX_BYTES} and redis.call('EXISTS', KEYS[1]) == 0 then
+    local text = table.concat(ARGV, ',', entries, #ARGV) .. ','
+    if writeAt == size then
+      redis.call('APPEND', KEYS[6], text)
+    else
+      redis.call('SETRANGE', KEYS[6], writeAt, text .. string.rep(' ', math.max(0, size - written)))
+    end
     for first = 1, #ends, 1000 do redis.call('RPUSH', KEYS[7], unpack(ends, first, math.min(first + 999, #ends))) end
   else
     for first = entries, #ARGV, 1000 do
@@ -259,7 +301,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
     async appendTurn(conversationId, turn, callOptions): Promise<AppendOutcome> {
       const key = keys(conversationId);
       validateAppendAttempt(turn, component);
-      validateAppendDigest(turn.digest, component);
+      validateTurnReferences(turn, component);
       const apart: string[] = [];
       const entries = turn.entries.map((entry) => {
         const serialized = serializeMemoryEntry(entry);
@@ -293,6 +335,7 @@ export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}):
             system === undefined ? '0' : '1',
             system ?? '',
             turn.digest ?? '',
+            turn.replaces === undefined ? '' : JSON.stringify(turn.replaces),
             String(apart.length / 2),
             ...apart,
             ...entries,
@@ -373,9 +416,13 @@ async function runScript(redis: AnyRedisClient, { source, sha1 }: LuaScript, key
   }
 }
 
-/** The entries of a log's text (serialized entries, each followed by a comma), decoded in one parse. */
+/**
+ * The entries of a log's text (serialized entries, each followed by a comma, maybe spaces where a regeneration
+ * overwrote longer entries), decoded in one parse.
+ */
 function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
-  return logged === null || logged === '' ? [] : deserializeMemoryEntries(`[${logged.slice(0, -1)}]`);
+  const text = logged?.trimEnd();
+  return text === undefined || text === '' ? [] : deserializeMemoryEntries(`[${text.slice(0, -1)}]`);
 }
 
 function systemOf(system: string | null): Pick<StoredHistory, 'system'> {

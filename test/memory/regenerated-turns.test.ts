@@ -27,12 +27,12 @@ describe('reading a conversation with regenerated turns', () => {
     expect(entries.map((entry) => entry.metadata.turnId)).toEqual(['r2', 'r2']);
   });
 
-  it('keeps the stored turns: a whole read of the store still holds every answer', async () => {
+  it('removes the replaced turn from the store: a whole read of the store holds the new answer only', async () => {
     const store = inMemoryChatMemoryStore();
     const memory = createChatMemory({ store, window: false });
     await memory.appendTurn('c', [user('Q'), answer('A')], { metadata: { turnId: 't' } });
     await memory.appendTurn('c', [user('Q'), answer('B')], { metadata: { turnId: 'r', regenerates: 't' } });
-    expect((await store.read('c', {})).entries.map((entry) => entry.message)).toEqual([user('Q'), answer('A'), user('Q'), answer('B')]);
+    expect((await store.read('c', {})).entries.map((entry) => entry.message)).toEqual([user('Q'), answer('B')]);
   });
 
   it('fills a window with the current conversation when the regenerated turn is older than the window', async () => {
