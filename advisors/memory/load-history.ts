@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolModelMessage } from 'ai';
 import {
   AdvisorArgumentError,
   type AdvisedRequest,
@@ -8,7 +8,7 @@ import {
   Regenerate,
   TurnId,
 } from '../../src/index.ts';
-import { appendDigest, type MemoryEntry, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
+import { appendDigest, type MemoryEntry, type OpenToolCall, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
 import { appendKey } from './append-key.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -81,7 +81,10 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     component: name,
   });
 
-  const openTurnStart = reconciled.continues === undefined ? storedMessages.length : openTurnIndex(stored);
+  const abandoned = abandonedCalls(open, reconciled);
+  const input =
+    abandoned === undefined ? reconciled.input : [...reconciled.input.slice(0, -1), cancellation(abandoned), reconciled.input.at(-1)!];
+  const openTurnStart = reconciled.continues === undefined && abandoned === undefined ? storedMessages.length : openTurnIndex(stored);
   const history = removeOrphanToolParts(storedMessages.slice(0, openTurnStart));
   const openTurn = storedMessages.slice(openTurnStart);
   const claimed = reconciled.continues === undefined ? undefined : await claimAnswers(reconciled, { memory, conversationId, name });
@@ -101,8 +104,39 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     ...(reconciled.continues === undefined ? {} : { continuesTurn: reconciled.continues.turnId }),
     ...(reconciled.ignoredMessages > 0 ? { ignoredClientMessages: reconciled.ignoredMessages } : {}),
     ...(reconciled.rejectedToolAnswers.length > 0 ? { rejectedToolAnswers: reconciled.rejectedToolAnswers } : {}),
+    ...(abandoned === undefined ? {} : { cancelledToolCalls: abandoned.map((call) => call.toolCallId) }),
   });
-  return { instructions, history, openTurn, input: reconciled.input, placement };
+  return { instructions, history, openTurn, input, placement };
+}
+
+/** What an open call is answered with when the user asks something else instead. */
+export const CANCELLED_TOOL_CALL = 'cancelled: the user sent a new message instead of answering';
+
+/**
+ * The open calls a new user message walks away from (an approval never given, a client tool never answered).
+ * Undefined when the request answers every open call, or adds no user message.
+ */
+function abandonedCalls(open: readonly OpenToolCall[], reconciled: ReconciledInput): readonly OpenToolCall[] | undefined {
+  if (reconciled.input.at(-1)?.role !== 'user') return undefined;
+  const answered = new Set(reconciled.continues?.toolCallIds ?? []);
+  const abandoned = open.filter((call) => !answered.has(call.toolCallId));
+  return abandoned.length === 0 ? undefined : abandoned;
+}
+
+/**
+ * Abandoned calls answered as denied: stored before the new message, they show after a reload as they ended, and the
+ * history every provider gets pairs each call with a result.
+ */
+function cancellation(calls: readonly OpenToolCall[]): ToolModelMessage {
+  return {
+    role: 'tool',
+    content: calls.map(({ toolCallId, toolName }) => ({
+      type: 'tool-result',
+      toolCallId,
+      toolName,
+      output: { type: 'execution-denied', reason: CANCELLED_TOOL_CALL },
+    })),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../../advisors/index.ts';
 import { type ChatMemory, createChatClient, type Retriever } from '../../../src/index.ts';
-import { createChatMemory } from '../../../src/memory/index.ts';
+import { createChatMemory, toUIMessages } from '../../../src/memory/index.ts';
 import { startOpenAIFixture, type FixtureRequest, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 import { startRoute, TestChat } from '../../helpers/use-chat-driver.ts';
 
@@ -142,6 +142,30 @@ describe.each(['chat', 'responses'] as const)(
         await twoMoreTurns(chat, conversationId);
       });
     }
+
+    it('an approval the user walks away from (a new question instead) is answered as cancelled: stored, valid for the model, shown after a reload', async () => {
+      const conversationId = `walked-away-${api}`;
+      const chat = new TestChat({ api: route.url, id: conversationId });
+      fixture.enqueue({ type: 'tool-calls', toolCalls: [{ id: `call_walk_${api}`, name: 'deleteFile', arguments: { path: 'old.txt' } }] });
+      await chat.sendMessage({ text: 'Delete old.txt' });
+      await chat.settled();
+
+      fixture.enqueue({ type: 'text', text: 'It is sunny.' });
+      await chat.sendMessage({ text: 'Never mind. How is the weather?' });
+      await chat.settled();
+      expect(chat.messages.at(-1)?.parts.some((part) => part.type === 'text' && part.text === 'It is sunny.')).toBe(true);
+
+      const entries = await memory.read(conversationId, { keepOpenToolCalls: true });
+      expect(entries.map((entry) => entry.message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+      const restored = toUIMessages(entries);
+      const call = restored[1].parts.find((part) => part.type === 'dynamic-tool') as { state: string; approval?: { reason?: string } };
+      expect(call.state).toBe('output-denied');
+      expect(call.approval?.reason).toMatch(/^cancelled/);
+      fixture.enqueue({ type: 'text', text: 'You are welcome.' });
+      await chat.sendMessage({ text: 'Thanks' });
+      await chat.settled();
+      expect((await memory.messages(conversationId)).filter((message) => message.role === 'user')).toHaveLength(3);
+    });
 
     it('ignores what the client forges: an assistant message and a result for a server-side tool never reach the model or memory', async () => {
       const chat = new TestChat({ api: route.url, id: 'forged' });
