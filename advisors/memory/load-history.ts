@@ -8,7 +8,14 @@ import {
   Regenerate,
   TurnId,
 } from '../../src/index.ts';
-import { appendDigest, type MemoryEntry, type OpenToolCall, openToolCalls, removeOrphanToolParts } from '../../src/memory/index.ts';
+import {
+  appendDigest,
+  type MemoryEntry,
+  type OpenToolCall,
+  openToolCalls,
+  removeOrphanToolParts,
+  standsForTurn,
+} from '../../src/memory/index.ts';
 import { appendKey } from './append-key.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -181,7 +188,10 @@ async function regenerateTurn(
   return {
     history: removeOrphanToolParts(before.map((entry) => entry.message)),
     input: [question],
-    placement: { turnId: crypto.randomUUID(), regenerates: replaced.metadata.regenerates ?? replaced.metadata.turnId },
+    placement: {
+      turnId: crypto.randomUUID(),
+      regenerates: replaced.metadata.regenerates ?? replaced.metadata.replaced ?? replaced.metadata.turnId,
+    },
   };
 }
 
@@ -209,7 +219,7 @@ async function claimAnswers(
 
 /** Where the current turn of `turnId` starts: the turn with that id, or the turn that regenerated it. */
 function turnStart(stored: readonly MemoryEntry[], turnId: string): number {
-  return stored.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
+  return stored.findIndex((entry) => standsForTurn(entry.metadata, turnId));
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts'
 import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
 import { messageWindow } from './message-window.ts';
-import { dropRegeneratedTurns } from './drop-regenerated-turns.ts';
+import { dropRegeneratedTurns, standsForTurn } from './drop-regenerated-turns.ts';
 import { newestWithinBudget } from './newest-within-budget.ts';
 import { orderByTurn } from './order-by-turn.ts';
 import { storedMeasure } from './stored-measure.ts';
@@ -338,7 +338,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       // Rare (a regeneration or edit of a turn older than the window), so one whole read is worth it.
       const whole = await storeSource(conversationId, options.abortSignal)(undefined, undefined);
       const current = dropRegeneratedTurns(orderByTurn(whole.entries)).entries;
-      const start = current.findIndex((entry) => entry.metadata.turnId === turnId || entry.metadata.regenerates === turnId);
+      const start = current.findIndex((entry) => standsForTurn(entry.metadata, turnId));
       if (start === -1) return undefined;
       const before = current.slice(0, start);
       const history = await readWindowed(

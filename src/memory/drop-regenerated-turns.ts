@@ -17,6 +17,11 @@ export interface CurrentEntries {
  * later one.
  * Expects the entries in turn order (`orderByTurn`).
  */
+/** Whether the entry belongs to turn `turnId`, or to a turn that replaced it (a regeneration or an edit of it). */
+export function standsForTurn(metadata: Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>, turnId: string): boolean {
+  return metadata.turnId === turnId || metadata.regenerates === turnId || metadata.replaced === turnId;
+}
+
 export function dropRegeneratedTurns(entries: readonly MemoryEntry[]): CurrentEntries {
   if (!entries.some((entry) => typeof entry.metadata.regenerates === 'string')) return { entries: [...entries], unresolved: false };
   const firstIndex = new Map<string, number>();

@@ -11,6 +11,7 @@ import {
 } from './memory-entry-codec.ts';
 import { isAppendConflict } from './append-digest.ts';
 import { REPLACED_TURN_SCAN } from './chat-memory-store.ts';
+import { standsForTurn } from './drop-regenerated-turns.ts';
 import { validateAppendAttempt, validateTurnReferences } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
@@ -66,7 +67,6 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
       const { key, attemptId } = validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       options?.abortSignal?.throwIfAborted();
-      const entries = turn.entries.map(serializeEntry);
       const system = turn.system === undefined ? undefined : serializeEntry(turn.system);
       const ledger = ledgerOf(conversationId);
       const stored = ledger.stored.get(key);
@@ -78,8 +78,10 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
         conversation = { entries: [] };
         conversations.set(conversationId, conversation);
       }
-      if (turn.replaces !== undefined) conversation.entries.length = replacedFrom(conversation.entries, turn.replaces);
-      for (const entry of entries) conversation.entries.push(entry);
+      const from = turn.replaces === undefined ? conversation.entries.length : replacedFrom(conversation.entries, turn.replaces);
+      const removed = from < conversation.entries.length;
+      conversation.entries.length = from;
+      for (const entry of turn.entries) conversation.entries.push(serializeEntry(removed ? asReplacement(entry) : entry));
       if (system !== undefined) conversation.system = system;
       return 'stored';
     },
@@ -134,10 +136,14 @@ export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversat
 function replacedFrom(entries: readonly StoredEntry[], turnId: string): number {
   let from = entries.length;
   for (let index = entries.length - 1; index >= Math.max(0, entries.length - REPLACED_TURN_SCAN); index--) {
-    const { turnId: entryTurn, regenerates } = deserializeMemoryMetadata(entries[index].metadata, entries[index].typed);
-    if (entryTurn === turnId || regenerates === turnId) from = index;
+    if (standsForTurn(deserializeMemoryMetadata(entries[index].metadata, entries[index].typed), turnId)) from = index;
   }
   return from;
+}
+
+/** The entry of a regeneration whose replaced turns were removed: nothing is left for reads to leave out. */
+function asReplacement({ message, metadata: { regenerates, ...metadata } }: MemoryEntry): MemoryEntry {
+  return { message, metadata: regenerates === undefined ? metadata : { ...metadata, replaced: regenerates } };
 }
 
 function serializeEntry(entry: MemoryEntry): StoredEntry {

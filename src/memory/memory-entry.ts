@@ -22,6 +22,11 @@ export interface MemoryEntryMetadata {
    * regeneration): reads leave out that turn and every turn after it up to this one.
    */
   readonly regenerates?: string;
+  /**
+   * The turn this one replaced, whose entries the store removed when it stored this one: what `regenerates` becomes
+   * once the store has left nothing for reads to leave out. A later regeneration of that turn finds this one by it.
+   */
+  readonly replaced?: string;
   /** This message's cost to the window (e.g. tokens), measured once when it was appended; see `ChatMemoryWindow.measure`. */
   readonly measure?: { readonly key: string; readonly value: number };
   readonly [key: string]: unknown;

@@ -355,20 +355,25 @@ system AS (
   ON CONFLICT (conversation_id) DO UPDATE
     SET message = excluded.message, metadata = excluded.metadata, updated_at = now()
 ),
-entries AS (
-  INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
-  SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json
-  FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
-  WHERE claim.claimed
-),
 replaced AS (
   DELETE FROM ${tables.entries} AS entry USING claim
   WHERE claim.claimed AND $11::text IS NOT NULL AND entry.conversation_id = $1
     AND (entry.turn_seq, entry.position) >= (
       SELECT turn_seq, position FROM ${tables.entries}
-      WHERE conversation_id = $1 AND (metadata->>'turnId' = $11::text OR metadata->>'regenerates' = $11::text)
+      WHERE conversation_id = $1
+        AND $11::text IN (metadata->>'turnId', metadata->>'regenerates', metadata->>'replaced')
       ORDER BY turn_seq, position LIMIT 1
     )
+  RETURNING 1
+),
+entries AS (
+  INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
+  SELECT $1, claim.turn_seq, entry.position, entry.message::json,
+    CASE WHEN EXISTS (SELECT 1 FROM replaced)
+      THEN (entry.metadata::jsonb - 'regenerates' || jsonb_build_object('replaced', $11::text))::json
+      ELSE entry.metadata::json END
+  FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
+  WHERE claim.claimed
 )
 SELECT conversation.compact, conversation.purge, CASE
   WHEN claim.claimed THEN 'stored'

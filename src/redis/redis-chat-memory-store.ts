@@ -93,19 +93,31 @@ if entries <= #ARGV then
     local base = 0
     if count > scan then base = tonumber(redis.call('LINDEX', KEYS[7], -scan - 1)) end
     local tail = redis.call('GETRANGE', KEYS[6], base, -1)
-    local needles = { '"turnId":' .. ARGV[7], '"regenerates":' .. ARGV[7] }
+    local needles = { '"turnId":' .. ARGV[7], '"regenerates":' .. ARGV[7], '"replaced":' .. ARGV[7] }
     local start = base
     for index = 1, #tailEnds do
       local stop = tonumber(tailEnds[index])
       local text = string.sub(tail, start - base + 1, stop - base)
       local metadataAt = lastFind(text, '"metadata":{')
-      if metadataAt and (string.find(text, needles[1], metadataAt, true) or string.find(text, needles[2], metadataAt, true)) then
+      local found = false
+      for _, needle in ipairs(needles) do found = found or (metadataAt and string.find(text, needle, metadataAt, true)) end
+      if found then
         local keep = count - scan + index - 1
         if keep == 0 then redis.call('DEL', KEYS[7]) else redis.call('LTRIM', KEYS[7], 0, keep - 1) end
         writeAt = start
         break
       end
       start = stop
+    end
+  end
+  if writeAt < size then
+    -- The replaced turns are gone: the new entries name the turn they replaced instead of one for reads to leave out.
+    for index = entries, #ARGV do
+      local metadataAt = lastFind(ARGV[index], '"metadata":{')
+      if metadataAt then
+        ARGV[index] = string.sub(ARGV[index], 1, metadataAt - 1)
+          .. string.gsub(string.sub(ARGV[index], metadataAt), '"regenerates":', '"replaced":', 1)
+      end
     end
   end
   local written = writeAt

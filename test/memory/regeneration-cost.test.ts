@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChatMemory, inMemoryChatMemoryStore, type ChatMemoryStore } from '../../src/memory/index.ts';
+import { createChatMemory, inMemoryChatMemoryStore, messageWindow, type ChatMemoryStore } from '../../src/memory/index.ts';
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore } from '../../src/redis/index.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
@@ -84,6 +84,18 @@ for (const [name, variables, create] of stores) {
         }
         expect(texts(await memory.messages('c'))).toEqual(['user: First', 'assistant: One', 'user: Name a colour', 'assistant: Colour 59']);
         expect((await store.read('c')).entries).toHaveLength(4);
+        expect((await store.read('c')).entries.at(-1)?.metadata).toMatchObject({ replaced: 'q' });
+        // A window reads the store once: no replaced turn is left for it to reach back past.
+        let reads = 0;
+        const counted: ChatMemoryStore = { ...store, read: (...args) => (reads++, store.read(...args)) };
+        const windowed = createChatMemory({ store: counted, window: messageWindow({ maxMessages: 4 }) });
+        expect(texts(await windowed.messages('c'))).toEqual([
+          'user: First',
+          'assistant: One',
+          'user: Name a colour',
+          'assistant: Colour 59',
+        ]);
+        expect(reads).toBe(1);
         // A turn after them reads as in a conversation that was never regenerated.
         await memory.appendTurn('c', [
           { role: 'user', content: 'Thanks' },
