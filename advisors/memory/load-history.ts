@@ -9,6 +9,7 @@ import {
   TurnId,
 } from '../../src/index.ts';
 import {
+  answerToolCalls,
   appendDigest,
   type MemoryEntry,
   type OpenToolCall,
@@ -135,15 +136,7 @@ function abandonedCalls(open: readonly OpenToolCall[], reconciled: ReconciledInp
  * history every provider gets pairs each call with a result.
  */
 function cancellation(calls: readonly OpenToolCall[]): ToolModelMessage {
-  return {
-    role: 'tool',
-    content: calls.map(({ toolCallId, toolName }) => ({
-      type: 'tool-result',
-      toolCallId,
-      toolName,
-      output: { type: 'execution-denied', reason: CANCELLED_TOOL_CALL },
-    })),
-  };
+  return answerToolCalls(calls, { type: 'execution-denied', reason: CANCELLED_TOOL_CALL });
 }
 
 /**

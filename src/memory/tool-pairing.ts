@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
 import type { MemoryEntry } from './memory-entry.ts';
 import { messageParts, type MessagePart } from './message-parts.ts';
 
@@ -163,4 +163,12 @@ function analyzeToolPairing(messages: readonly ModelMessage[], { keepOpenToolCal
     return content.length === 0 ? undefined : ({ ...message, content } as ModelMessage);
   };
   return { repair, open };
+}
+
+/** A tool message that answers each of `calls` with `output`: how a turn closes calls that will never get a result. */
+export function answerToolCalls(
+  calls: ReadonlyArray<Pick<OpenToolCall, 'toolCallId' | 'toolName'>>,
+  output: ToolResultPart['output'],
+): ToolModelMessage {
+  return { role: 'tool', content: calls.map(({ toolCallId, toolName }) => ({ type: 'tool-result', toolCallId, toolName, output })) };
 }

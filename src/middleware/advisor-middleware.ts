@@ -8,6 +8,7 @@ import { modelError } from '../chain/model-error.ts';
 import { newInput } from '../client/normalize-messages.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
+import { answerToolCalls } from '../memory/tool-pairing.ts';
 import { ClientTools } from '../context/well-known-keys.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
@@ -395,15 +396,7 @@ function interruptedBetweenSteps(advised: AdvisedRequest, step: AdvisedResponse,
   const calls = step.messages.flatMap((message) =>
     message.role === 'assistant' && typeof message.content !== 'string' ? message.content.filter((part) => part.type === 'tool-call') : [],
   );
-  const results: ResponseMessage = {
-    role: 'tool',
-    content: calls.map(({ toolCallId, toolName }) => ({
-      type: 'tool-result',
-      toolCallId,
-      toolName,
-      output: { type: 'error-text', value: INTERRUPTED_TOOL_RESULT },
-    })),
-  };
+  const results = answerToolCalls(calls, { type: 'error-text', value: INTERRUPTED_TOOL_RESULT });
   return { ...failedResponse({ ...advised, input: [] }, reason, 'aborted'), messages: [results] };
 }
 

@@ -4,19 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor, promptMemoryAdvisor } from '../../../advisors/index.ts';
 import { type Advisor, type ChatMemory, createChatClient } from '../../../src/index.ts';
 import { createChatMemory, toUIMessages } from '../../../src/memory/index.ts';
-import { startOpenAIFixture, type FixtureRequest, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
+import { startOpenAIFixture, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
+import { conversationSent, textOf } from '../../helpers/conversation-sent.ts';
 import { startRoute, TestChat } from '../../helpers/use-chat-driver.ts';
-
-/** The user and assistant texts a model request carried, in order. */
-function conversationSent(request: FixtureRequest): string[] {
-  const items: { role?: string; content?: unknown }[] = request.endpoint === 'chat' ? request.body.messages : request.body.input;
-  return items.filter((item) => item.role === 'user' || item.role === 'assistant').map((item) => `${item.role}: ${textOf(item.content)}`);
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return (content as { text?: string }[]).map((part) => part.text ?? '').join('');
-}
 
 function lastAnswer(chat: TestChat): string | undefined {
   return chat.messages
