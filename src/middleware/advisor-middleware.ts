@@ -171,9 +171,15 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
    * Remembers the turn for its next step when this one ended on tool calls; `turn` is built only then. Should the
    * request be aborted while the turn waits (its tools still running, or between steps), the turn ends there: its
    * open calls are closed with an `interrupted` error result, so the store keeps no unanswered call, and the after
-   * hooks see the turn `aborted`.
+   * hooks see the turn `aborted`, once the step's own after hooks are done (`stepSettled`), so that its part of the
+   * turn is stored first.
    */
-  const keepIfToolCalls = (turn: () => PendingTurn, step: AdvisedResponse, abortSignal: AbortSignal | undefined) => {
+  const keepIfToolCalls = (
+    turn: () => PendingTurn,
+    step: AdvisedResponse,
+    abortSignal: AbortSignal | undefined,
+    stepSettled: () => Promise<unknown>,
+  ) => {
     if (step.outcome !== 'finished' || step.finishReason !== 'tool-calls') return;
     const waiting = turn();
     pending.add(waiting);
@@ -182,7 +188,10 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       'abort',
       () => {
         if (pending.take(waiting.turnId, (candidate) => candidate === waiting) === undefined) return;
-        chain.complete(interruptedBetweenSteps(waiting.advised, step, abortSignal.reason)).catch(() => {});
+        stepSettled()
+          .catch(() => undefined)
+          .then(() => chain.complete(interruptedBetweenSteps(waiting.advised, step, abortSignal.reason)))
+          .catch(() => {});
       },
       { once: true },
     );
@@ -225,7 +234,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
               abortSignal: params.abortSignal,
               onEnd: (step, outcome) => {
                 const response = stepResponse(advised, step, outcome);
-                keepIfToolCalls(turn, response, params.abortSignal);
+                keepIfToolCalls(turn, response, params.abortSignal, () => advisedStream.response);
                 segment.resolve(response);
               },
             };
@@ -269,8 +278,13 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
           );
           throw step.failure.error;
         }
-        keepIfToolCalls(() => continued, step.response, params.abortSignal);
         const completed = inTurn(stepTelemetry, () => chain.complete(step.response));
+        keepIfToolCalls(
+          () => continued,
+          step.response,
+          params.abortSignal,
+          () => completed,
+        );
         endStep(stepTelemetry, completed);
         const done = await completed;
         if (done.outcome !== 'finished') throw done.error;
@@ -291,7 +305,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             return step.response;
           }
           raw = step.raw;
-          keepIfToolCalls(pendingTurn(turnId, advised, stepPrompt, params), step.response, params.abortSignal);
+          keepIfToolCalls(pendingTurn(turnId, advised, stepPrompt, params), step.response, params.abortSignal, () => called);
           return step.response;
         }),
       );
@@ -326,7 +340,12 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       abortSignal: params.abortSignal,
       onEnd: (step, outcome) => {
         const response = stepResponse(segment, step, outcome);
-        keepIfToolCalls(() => turn, response, params.abortSignal);
+        keepIfToolCalls(
+          () => turn,
+          response,
+          params.abortSignal,
+          () => completed.promise,
+        );
         completed.resolve(inTurn(stepTelemetry, () => chain.complete(response)));
       },
     };

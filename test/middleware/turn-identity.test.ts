@@ -340,9 +340,18 @@ describe('advisorMiddleware: a turn aborted between steps', () => {
     const { model: inner } = toolLoopModel();
     const memory = createChatMemory({ window: false });
     const outcomes: string[] = [];
-    const watcher: Advisor = { name: 'watcher', order: 10, after: (response) => (outcomes.push(response.outcome), response) };
-    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), watcher]) });
     const controller = new AbortController();
+    // The user stops the request once the first step has ended on its tool call, while the tool still runs.
+    const watcher: Advisor = {
+      name: 'watcher',
+      order: 10,
+      after: (response) => {
+        outcomes.push(response.outcome);
+        if (outcomes.length === 1) controller.abort();
+        return response;
+      },
+    };
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory }), watcher]) });
     const slow = tool({
       inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
       execute: () => new Promise((resolve) => setTimeout(() => resolve({ value: 'late' }), 200)),
@@ -354,9 +363,6 @@ describe('advisorMiddleware: a turn aborted between steps', () => {
       prompt: 'Look it up',
       abortSignal: controller.signal,
       providerOptions: { advisors: { conversationId: 'aborted-between' } },
-      onChunk: ({ chunk }) => {
-        if (chunk.type === 'tool-call') setTimeout(() => controller.abort(), 20);
-      },
     });
     await result.consumeStream({ onError: () => undefined });
     await expect.poll(() => outcomes).toEqual(['finished', 'aborted']);
