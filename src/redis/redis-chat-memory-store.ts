@@ -86,6 +86,7 @@ end
 if entries <= #ARGV then
   local size = redis.call('STRLEN', KEYS[6])
   local writeAt = size
+  local keep = nil
   local count = redis.call('LLEN', KEYS[7])
   if ARGV[7] ~= '' and count > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
     local scan = math.min(count, ${REPLACED_TURN_SCAN})
@@ -102,16 +103,24 @@ if entries <= #ARGV then
       local found = false
       for _, needle in ipairs(needles) do found = found or (metadataAt and string.find(text, needle, metadataAt, true)) end
       if found then
-        local keep = count - scan + index - 1
-        if keep == 0 then redis.call('DEL', KEYS[7]) else redis.call('LTRIM', KEYS[7], 0, keep - 1) end
+        keep = count - scan + index - 1
         writeAt = start
         break
       end
       start = stop
     end
   end
-  if writeAt < size then
-    -- The replaced turns are gone: the new entries name the turn they replaced instead of one for reads to leave out.
+  -- Whether the turn goes to the log (the replaced entries are removed only there; a list keeps them for reads to
+  -- leave out). Renaming below only shortens the entries.
+  local inLog = redis.call('EXISTS', KEYS[1]) == 0
+  if inLog then
+    local total = writeAt
+    for index = entries, #ARGV do total = total + #ARGV[index] + 1 end
+    inLog = math.max(total, size) <= ${LOG_MAX_BYTES}
+  end
+  if not inLog then writeAt, keep = size, nil end
+  if keep then
+    -- The replaced turns go: the new entries name the turn they replaced instead of one for reads to leave out.
     for index = entries, #ARGV do
       local metadataAt = lastFind(ARGV[index], '"metadata":{')
       if metadataAt then
@@ -126,7 +135,8 @@ if entries <= #ARGV then
     written = written + #ARGV[index] + 1
     ends[#ends + 1] = written
   end
-  if math.max(written, size) <= ${LOG_MAX_BYTES} and redis.call('EXISTS', KEYS[1]) == 0 then
+  if inLog then
+    if keep == 0 then redis.call('DEL', KEYS[7]) elseif keep then redis.call('LTRIM', KEYS[7], 0, keep - 1) end
     local text = table.concat(ARGV, ',', entries, #ARGV) .. ','
     if writeAt == size then
       redis.call('APPEND', KEYS[6], text)
