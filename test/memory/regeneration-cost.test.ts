@@ -5,6 +5,7 @@ import { createChatMemory, inMemoryChatMemoryStore, messageWindow, type ChatMemo
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore } from '../../src/redis/index.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
+import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
 /** A store, and what removes everything it wrote. */
 type StoreUnderTest = { store: ChatMemoryStore; cleanUp(): Promise<void> };
@@ -32,9 +33,7 @@ const stores: Array<[string, ServiceVariable[], () => StoreUnderTest]> = [
       const tableName = `regen_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
       const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
       const cleanUp = async () => {
-        await pool.query(
-          `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`,
-        );
+        await pool.query(dropChatMemoryTables(tableName));
         await pool.end();
       };
       return { store: postgresChatMemoryStore({ pool, tableName }), cleanUp };

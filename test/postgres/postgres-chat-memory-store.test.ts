@@ -6,6 +6,7 @@ import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
+import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
 describe('chatMemoryMigration', () => {
   it('rejects table and schema names that are not plain identifiers', () => {
@@ -15,17 +16,13 @@ describe('chatMemoryMigration', () => {
   });
 });
 
-function dropTables(table: string): string {
-  return `DROP TABLE IF EXISTS "${table}", "${table}_system", "${table}_appends", "${table}_segments", "${table}_conversations"; DROP SEQUENCE IF EXISTS "${table}_turn_seq";`;
-}
-
 describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL'], ({ DATABASE_URL: connectionString }) => {
   const tableName = `chat_memory_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString, max: 20 });
 
   afterAll(async () => {
-    await pool.query(dropTables(tableName));
-    await pool.query(dropTables(`${tableName}_np`));
+    await pool.query(dropChatMemoryTables(tableName));
+    await pool.query(dropChatMemoryTables(`${tableName}_np`));
     await pool.end();
   });
 
@@ -56,7 +53,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       expect((await store.read('c')).entries.map((entry) => entry.message.content)).toEqual([...contents, ...long]);
       expect((await store.read('c', { last: 13 })).entries.map((entry) => entry.message.content)).toEqual(['q101', ...long]);
     } finally {
-      await pool.query(dropTables(digits));
+      await pool.query(dropChatMemoryTables(digits));
     }
   });
 
@@ -92,7 +89,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE $1`, [`${fresh}%`]);
       expect(rows[0].n).toBe(5);
     } finally {
-      await pool.query(dropTables(fresh));
+      await pool.query(dropChatMemoryTables(fresh));
     }
   });
 
@@ -105,7 +102,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'hi' }])));
       expect((await store.read('x')).entries.map((entry) => entry.message.content)).toEqual(['hi']);
     } finally {
-      await pool.query(dropTables(manual));
+      await pool.query(dropChatMemoryTables(manual));
     }
   });
 
@@ -129,7 +126,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       expect(await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).toBe('stored');
       expect((await store.read('x')).entries.map((entry) => entry.message.content)).toEqual(['old', 'new']);
     } finally {
-      await pool.query(dropTables(upgraded));
+      await pool.query(dropChatMemoryTables(upgraded));
     }
   });
 
@@ -456,7 +453,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
           await neighbour.appendTurn('neighbour', turnOf(history));
           await store.read('reset');
           // What a test suite does between tests: the prepared statements now name tables that are gone.
-          await single.query(dropTables(recreated));
+          await single.query(dropChatMemoryTables(recreated));
           await single.query(chatMemoryMigration({ tableName: recreated }));
           await store.appendTurn('reset', turnOf(history.slice(0, 1)));
 
@@ -464,7 +461,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
           expect((await neighbour.read('neighbour')).entries).toHaveLength(2);
         });
       } finally {
-        await pool.query(dropTables(recreated));
+        await pool.query(dropChatMemoryTables(recreated));
       }
     });
 

@@ -5,6 +5,7 @@ import { inMemoryChatMemoryStore } from '../../src/memory/in-memory-chat-memory-
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeWithServices } from '../helpers/services.ts';
+import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
 /** What happens to the conversation under test, or around it on the shared turn sequence. */
 type Step =
@@ -41,9 +42,7 @@ describeWithServices(
 
     beforeAll(() => store.migrate());
     afterAll(async () => {
-      await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`,
-      );
+      await pool.query(dropChatMemoryTables(tableName));
       await pool.end();
     });
 
@@ -94,9 +93,7 @@ describeWithServices(
     const store = postgresChatMemoryStore({ pool, tableName, compaction: false });
 
     afterAll(async () => {
-      await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`,
-      );
+      await pool.query(dropChatMemoryTables(tableName));
       await pool.end();
     });
 

@@ -10,6 +10,7 @@ import type { ChatMemoryStore, MemoryEntry } from '../../src/memory/index.ts';
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
+import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
 const writerScript = fileURLToPath(new URL('./soak-writer.ts', import.meta.url));
 const WRITERS = 4;
@@ -146,9 +147,7 @@ describeWithServices(
     const redis = createClient({ url: urls.REDIS_URL }) as AnyRedisClient;
 
     afterAll(async () => {
-      await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq";`,
-      );
+      await pool.query(dropChatMemoryTables(tableName));
       await pool.end();
       if (redis.isOpen) {
         for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}:*`, COUNT: 1000 })) if (keys.length > 0) await redis.del(keys);
