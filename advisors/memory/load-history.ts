@@ -67,13 +67,15 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const instructions = joinSystem(request.instructions, entries);
   const regenerate = request.context.get(Regenerate) === true;
-  if (regenerate || isEdit(request, stored)) {
-    const regeneration = await regenerateTurn(request, stored, { memory, conversationId, name });
+  const failedTurn = retriedFailedTurn(request, stored);
+  if (regenerate || failedTurn !== undefined || isEdit(request, stored)) {
+    const turnId = failedTurn ?? request.context.get(TurnId);
+    const regeneration = await regenerateTurn(request, stored, { memory, conversationId, name, turnId });
     if (regeneration !== undefined) {
       request.context.annotate(name, {
         conversationId,
         historyMessages: stored.length,
-        [regenerate ? 'regenerates' : 'edits']: regeneration.placement.regenerates,
+        [regenerate ? 'regenerates' : failedTurn === undefined ? 'edits' : 'retries']: regeneration.placement.regenerates,
       });
       return { instructions, openTurn: [], ...regeneration };
     }
@@ -141,7 +143,7 @@ function cancellation(calls: readonly OpenToolCall[]): ToolModelMessage {
 
 /**
  * A regeneration: the request's last message is a question already answered
- * in memory (`TurnId` names its turn; without one, the last turn's), asked
+ * in memory (`turnId` names its turn; without one, the last turn's), asked
  * again or edited. The new turn gets a fresh id and replaces that turn and the
  * ones after it; the history is what came before, read further back when the
  * turn lies beyond the window. When the question's turn is not stored (its
@@ -150,7 +152,7 @@ function cancellation(calls: readonly OpenToolCall[]): ToolModelMessage {
 async function regenerateTurn(
   request: AdvisedRequest,
   stored: readonly MemoryEntry[],
-  { memory, conversationId, name }: { memory: ChatMemory; conversationId: string; name: string },
+  { memory, conversationId, name, turnId }: { memory: ChatMemory; conversationId: string; name: string; turnId: string | undefined },
 ): Promise<Pick<LoadedHistory, 'history' | 'input' | 'placement'> | undefined> {
   const question = request.messages.at(-1);
   if (question?.role !== 'user') {
@@ -160,7 +162,6 @@ async function regenerateTurn(
       message: 'a regeneration must end with the user message whose answer is regenerated',
     });
   }
-  const turnId = request.context.get(TurnId);
   const start =
     turnId === undefined
       ? stored.findIndex((entry) => entry.metadata.turnId === stored.at(-1)?.metadata.turnId)
@@ -229,6 +230,24 @@ function isEdit(request: AdvisedRequest, stored: readonly MemoryEntry[]): boolea
   const lastTurnStart = stored.findIndex((entry) => entry.metadata.turnId === stored.at(-1)!.metadata.turnId);
   if (start !== lastTurnStart) return true;
   return stored[start].message.role === 'user' && appendDigest([stored[start].message]) !== appendDigest([question]);
+}
+
+/**
+ * The id of the failed turn the request asks again (a retry after a model error, also the AI SDK's own retry of a
+ * middleware step): the last stored turn failed, and the request's last message, a user message, is its question, by
+ * turn id or, when the request names none, by content. The retry replaces it, as a regeneration does.
+ */
+function retriedFailedTurn(request: AdvisedRequest, stored: readonly MemoryEntry[]): string | undefined {
+  const last = stored.at(-1);
+  const question = request.messages.at(-1);
+  if (last?.metadata.failed !== true || question?.role !== 'user') return undefined;
+  const first = stored.find((entry) => entry.metadata.turnId === last.metadata.turnId)!;
+  const turnId = request.context.get(TurnId);
+  const asksAgain =
+    turnId === undefined
+      ? first.message.role === 'user' && appendDigest([first.message]) === appendDigest([question])
+      : standsForTurn(first.metadata, turnId);
+  return asksAgain ? last.metadata.turnId : undefined;
 }
 
 /** Where the turn holding the open calls starts: its user message (or its first entry, if the window cut the question). */

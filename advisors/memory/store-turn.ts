@@ -48,6 +48,7 @@ export async function storeTurn(
     turnId: placement.turnId,
     ...(outcome === 'duplicate' ? { duplicate: true } : {}),
     ...(turn.metadata.interrupted ? { interrupted: true } : {}),
+    ...(turn.metadata.failed ? { failed: true } : {}),
   });
   return { ...response, metadata: response.context.metadata };
 }

@@ -20,22 +20,24 @@ export interface TurnRecord {
 }
 
 /**
- * The messages and metadata of a finished or aborted turn: the caller's
+ * The messages and metadata of a turn: the caller's
  * original input (never the RAG-augmented text), then every assistant and
  * tool message of the turn in order, and the retrieved documents' ids and
- * scores. `undefined` when nothing is to be stored (model error, or the abort
- * policy says so). A partial turn may end on a tool call without its result:
+ * scores. A turn the model failed is stored as far as it got, flagged `failed`, as the page showed it (a retry
+ * replaces it), except a step that answered tool calls and failed before its model streamed anything: the AI SDK
+ * retries that step, whose answers must then still be free to store. `undefined` when nothing is to be stored (the
+ * abort policy says so). A partial turn may end on a tool call without its result:
  * memory reads drop it (see `removeOrphanToolParts`), so it never reaches a model.
  */
 export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): TurnRecord | undefined {
-  if (response.outcome === 'error') return undefined;
+  if (response.outcome === 'error' && response.messages.length === 0 && response.request.input[0]?.role !== 'user') return undefined;
   const retrieved: RetrievedDocumentReference[] = response.sources.map((document) =>
     document.score === undefined ? { id: document.id } : { id: document.id, score: document.score },
   );
   const input = [...response.request.input];
   let messages: ModelMessage[];
   let interrupted = false;
-  if (response.outcome === 'finished') {
+  if (response.outcome !== 'aborted') {
     messages = [...input, ...response.messages];
   } else {
     if (onAbort === 'discard') return undefined;
@@ -49,6 +51,7 @@ export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): Tu
     metadata: {
       ...(retrieved.length > 0 ? { retrieved } : {}),
       ...(interrupted ? { interrupted } : {}),
+      ...(response.outcome === 'error' ? { failed: true } : {}),
       ...(ui === undefined ? {} : { ui }),
     },
   };

@@ -123,7 +123,8 @@ export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOption
       return { ...request, instructions: request.instructions ? `${request.instructions}\n\n${rendered}` : rendered };
     },
     async after(response) {
-      const turn = turnToStore(response, onAbort);
+      // A failed answer is no memory worth recalling.
+      const turn = response.outcome === 'error' ? undefined : turnToStore(response, onAbort);
       if (turn === undefined) return response;
       const { conversationId, userId } = owner(response);
       const turnId = crypto.randomUUID();

@@ -19,6 +19,9 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancellation.signal]) : cancellation.signal;
 
   let completedMessages: readonly ResponseMessage[] = [];
+  // A step the model failed in can still end (an error part does not end the stream): its text is then in its messages.
+  let stepsEnded = 0;
+  let stepsStarted = 0;
   let ended: { text: string; messages: readonly ResponseMessage[] } | undefined;
   const result = streamOnce({
     ...modelCallOptions(request),
@@ -28,6 +31,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     onError: () => {},
     onStepEnd: (step) => {
       completedMessages = [...completedMessages, ...step.response.messages];
+      stepsEnded++;
     },
     // What `result.text` and `result.responseMessages` would give; each of those getters tees and drains the whole stream again.
     onEnd: (event) => {
@@ -60,7 +64,8 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
         outcome = 'error';
       }
     }
-    const partial: ResponseMessage[] = stepText === '' ? [] : [{ role: 'assistant', content: [{ type: 'text', text: stepText }] }];
+    const partial: ResponseMessage[] =
+      stepText === '' || stepsEnded >= stepsStarted ? [] : [{ role: 'assistant', content: [{ type: 'text', text: stepText }] }];
     resolve(
       respond({
         outcome,
@@ -84,6 +89,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const observe = (part: TextStreamPart<ToolSet>) => {
     switch (part.type) {
       case 'start-step':
+        stepsStarted++;
         stepText = '';
         break;
       case 'text-delta':

@@ -42,6 +42,7 @@ export interface ChatMemoryOptions {
 export type TurnMetadataInput = {
   readonly turnId?: string;
   readonly interrupted?: boolean;
+  readonly failed?: boolean;
   readonly retrieved?: readonly RetrievedDocumentReference[];
   /** This turn replaces turn `regenerates` and the turns after it (see `MemoryEntryMetadata.regenerates`). */
   readonly regenerates?: string;

@@ -13,6 +13,8 @@ export interface MemoryEntryMetadata {
   readonly createdAt: Date;
   /** The turn was cut short (the stream was aborted); the answer is partial. */
   readonly interrupted?: boolean;
+  /** The model failed during the turn (an error mid-stream); the answer is what it streamed before. A retry replaces the turn. */
+  readonly failed?: boolean;
   /** Documents retrieved for the turn (by RAG advisors), with their scores. */
   readonly retrieved?: readonly RetrievedDocumentReference[];
   /** What the page showed of the turn besides its messages, so that `toUIMessages` restores it as it was streamed. */

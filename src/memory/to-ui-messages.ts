@@ -2,9 +2,11 @@ import type { ToolResultPart } from '@ai-sdk/provider-utils';
 import type { DynamicToolUIPart, UIMessage } from 'ai';
 import type { MemoryEntry, StoredSource, StoredTurnView } from './memory-entry.ts';
 
-/** Metadata of a restored message: whether its answer was cut off (stop, disconnect, error). */
+/** Metadata of a restored message: whether its answer was cut off (stop, disconnect) or failed (a model error). */
 export interface RestoredMessageMetadata {
   readonly interrupted?: boolean;
+  /** The model failed during this turn; set on its answer as far as it got, or on the question when nothing came. */
+  readonly failed?: boolean;
   readonly [key: string]: unknown;
 }
 
@@ -36,7 +38,8 @@ export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<Restore
     if (message.role === 'user') {
       const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
       const parts = content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : []));
-      messages.push({ id, role: 'user', parts });
+      const answered = entries[index + 1]?.metadata.turnId === metadata.turnId;
+      messages.push({ id, role: 'user', parts, ...(metadata.failed === true && !answered ? { metadata: { failed: true } } : {}) });
       return;
     }
     if (message.role !== 'assistant' && message.role !== 'tool') return;
@@ -47,6 +50,7 @@ export function toUIMessages(entries: readonly MemoryEntry[]): UIMessage<Restore
     }
     restoreView(assistant, metadata.ui);
     if (interrupted) assistant.metadata = { ...assistant.metadata, ...interrupted };
+    if (metadata.failed === true) assistant.metadata = { ...assistant.metadata, failed: true };
     const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
     for (const part of content) {
       if (part.type === 'text') assistant.parts.push({ type: 'text', text: part.text, state: 'done' });

@@ -22,7 +22,10 @@ export function failOnUnhandledRejections(): void {
 /** The conversation's stored messages as `role: text` lines, marked when the turn was interrupted. */
 export async function storedTurns(memory: ChatMemory, conversationId: string): Promise<string[]> {
   const entries = await memory.read(conversationId);
-  return entries.map(({ message, metadata }) => `${renderMessage(message)}${metadata.interrupted ? ' [interrupted]' : ''}`);
+  return entries.map(
+    ({ message, metadata }) =>
+      `${renderMessage(message)}${metadata.interrupted ? ' [interrupted]' : ''}${metadata.failed ? ' [failed]' : ''}`,
+  );
 }
 
 /** Walks `error.cause` and returns the first error naming `component`, if any. */

@@ -37,7 +37,7 @@ async function chatOverHttp({ maxRetries = 0 }: { maxRetries?: number } = {}) {
 }
 
 describe('model faults through @ai-sdk/openai and the full chain', () => {
-  it('a 500 before the first token fails the turn with a model ComponentError, an error part, and memory unchanged', async () => {
+  it('a 500 before the first token fails the turn with a model ComponentError and an error part, and stores the question flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatOverHttp();
     fixture.enqueue({ type: 'error', status: 500 });
 
@@ -53,10 +53,10 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     expect(response.error).toMatchObject({ component: 'model', operation: 'stream' });
     expect((response.error as Error).cause).toMatchObject({ statusCode: 500 });
     await expect(result.text).rejects.toBe(response.error);
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take? [failed]']);
   });
 
-  it('a 500 in generate() rejects with the model ComponentError and leaves memory unchanged', async () => {
+  it('a 500 in generate() rejects with the model ComponentError and stores the question flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatOverHttp();
     fixture.enqueue({ type: 'error', status: 500 });
 
@@ -66,7 +66,7 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
 
     expect(failure).toBeInstanceOf(ComponentError);
     expect(failure).toMatchObject({ component: 'model', operation: 'generate' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take? [failed]']);
   });
 
   it('a 429 with retry-after is retried within maxRetries and the turn is answered and stored once', async () => {
@@ -87,7 +87,7 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take?', 'assistant: Five days.']);
   });
 
-  it('a connection dropped mid-stream ends the turn as a model error with the partial text on the response, memory unchanged', async () => {
+  it('a connection dropped mid-stream ends the turn as a model error; the partial text is on the response and stored flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatOverHttp();
     fixture.enqueue({ type: 'text', text: ['Refunds ', 'take ', 'five ', 'days.'], dropAfterChunks: 2 });
 
@@ -100,7 +100,11 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     expect(response.outcome).toBe('error');
     expect(response.text).toBe('Refunds take ');
     expect(response.error).toMatchObject({ name: 'ComponentError', component: 'model', operation: 'stream' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([
+      ...before,
+      'user: How long do refunds take? [failed]',
+      'assistant: Refunds take  [failed]',
+    ]);
   });
 
   it('a slow first token past the timeout setting cancels the HTTP request and fails the turn as a model timeout', async () => {
@@ -114,7 +118,7 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
     expect(await fixture.requests.at(-1)!.ended).toBe('aborted');
     expect(response.outcome).toBe('error');
     expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'model' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take? [failed]']);
   });
 
   it('a slow first token past the timeout setting rejects generate() with a model TimeoutError', async () => {
@@ -127,6 +131,41 @@ describe('model faults through @ai-sdk/openai and the full chain', () => {
 
     expect(await fixture.requests.at(-1)!.ended).toBe('aborted');
     expect(failure).toMatchObject({ name: 'AdvisorTimeoutError', component: 'model' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take? [failed]']);
+  });
+
+  it('asking the failed question again replaces the failed turn: the model sees it once, memory keeps the answer only', async () => {
+    const { chat, memory, conversationId, before } = await chatOverHttp();
+    fixture.enqueue({ type: 'text', text: ['Refunds ', 'take ', 'five ', 'days.'], dropAfterChunks: 2 });
+    await chat.stream({ prompt: 'How long do refunds take?', context: { conversationId } }).consumeStream();
+    fixture.enqueue({ type: 'text', text: 'Five days.' });
+
+    const response = await chat.stream({ prompt: 'How long do refunds take?', context: { conversationId } }).response;
+
+    expect(response.outcome).toBe('finished');
+    const sent = fixture.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages.filter((message) => message.role !== 'system').map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, 'user: How long do refunds take?', 'assistant: Five days.']);
+  });
+
+  it('a new question after a failed turn keeps the failed turn, and the model sees its partial answer', async () => {
+    const { chat, memory, conversationId, before } = await chatOverHttp();
+    fixture.enqueue({ type: 'text', text: ['Refunds ', 'take ', 'five ', 'days.'], dropAfterChunks: 2 });
+    await chat.stream({ prompt: 'How long do refunds take?', context: { conversationId } }).consumeStream();
+    fixture.enqueue({ type: 'text', text: 'Yes.' });
+
+    await chat.stream({ prompt: 'Can I get one?', context: { conversationId } }).response;
+
+    expect(await storedTurns(memory, conversationId)).toEqual([
+      ...before,
+      'user: How long do refunds take? [failed]',
+      'assistant: Refunds take  [failed]',
+      'user: Can I get one?',
+      'assistant: Yes.',
+    ]);
   });
 });

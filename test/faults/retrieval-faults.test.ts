@@ -96,12 +96,15 @@ async function streamTurn(chat: ReturnType<typeof createChatClient>, conversatio
   return { response: await result.response, parts, modelCalls: chatRequests() - start };
 }
 
+/** What memory keeps of a turn that failed before the model: the question, flagged, for a reload to show and a retry to replace. */
+const failedQuestion = 'user: How long do refunds take? [failed]';
+
 function traceOf(metadata: Readonly<Record<string, Readonly<Record<string, unknown>>>>, advisor: string): RetrievalTrace {
   return metadata[advisor].trace as RetrievalTrace;
 }
 
 describe('embedding model faults', () => {
-  it('a 500 from the embeddings endpoint fails the turn before the model, naming the embedding model; memory unchanged', async () => {
+  it('a 500 from the embeddings endpoint fails the turn before the model, naming the embedding model; the question is stored flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatWith(questionAnswerAdvisor({ vectorStore: await inMemoryStore() }));
     openaiFixture.enqueueEmbeddings({ type: 'error', status: 500 });
 
@@ -111,7 +114,7 @@ describe('embedding model faults', () => {
     expect(parts).toEqual(['error']);
     expect(modelCalls).toBe(0);
     expect(componentInChain(response.error, 'embedding-model')).toMatchObject({ name: 'ComponentError' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, failedQuestion]);
   });
 
   it('a slow embeddings endpoint times out with a AdvisorTimeoutError of the embedding model, and the HTTP request is cancelled', async () => {
@@ -124,7 +127,7 @@ describe('embedding model faults', () => {
     expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'embedding-model' });
     expect(modelCalls).toBe(0);
     expect(await openaiFixture.requests.at(-1)!.ended).toBe('aborted');
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, failedQuestion]);
   });
 });
 
@@ -179,7 +182,7 @@ describe('reranker faults (Cohere over HTTP): the documented fallback to the ret
 });
 
 describe('Qdrant faults', () => {
-  it('Qdrant down (connections refused): the turn fails before the model with a vector-store error; memory unchanged', async () => {
+  it('Qdrant down (connections refused): the turn fails before the model with a vector-store error; the question is stored flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatWith(questionAnswerAdvisor({ vectorStore: await qdrantStore() }));
     qdrantProxy.setMode('refuse');
     qdrantProxy.dropConnections();
@@ -189,10 +192,10 @@ describe('Qdrant faults', () => {
     expect(response.outcome).toBe('error');
     expect(modelCalls).toBe(0);
     expect(componentInChain(response.error, 'vector-store')).toMatchObject({ name: 'ComponentError' });
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, failedQuestion]);
   });
 
-  it('Qdrant returning 5xx: the turn fails with a vector-store error; memory unchanged', async () => {
+  it('Qdrant returning 5xx: the turn fails with a vector-store error; the question is stored flagged failed', async () => {
     const { chat, memory, conversationId, before } = await chatWith(questionAnswerAdvisor({ vectorStore: await qdrantStore() }));
     qdrantFixture.injectFault({ kind: 'status', status: 503, path: /points\/query/ });
 
@@ -201,7 +204,7 @@ describe('Qdrant faults', () => {
     expect(response.outcome).toBe('error');
     expect(modelCalls).toBe(0);
     expect(componentInChain(response.error, 'vector-store')?.message).toMatch(/503|Service Unavailable/);
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, failedQuestion]);
   });
 
   it('Qdrant hanging: the search times out with a vector-store AdvisorTimeoutError and the client closes its connection', async () => {
@@ -214,6 +217,6 @@ describe('Qdrant faults', () => {
     expect(response.error).toMatchObject({ name: 'AdvisorTimeoutError', component: 'vector-store' });
     expect(modelCalls).toBe(0);
     await expect.poll(() => qdrantProxy.clientClosedWhileStalled).toBeGreaterThan(0);
-    expect(await storedTurns(memory, conversationId)).toEqual(before);
+    expect(await storedTurns(memory, conversationId)).toEqual([...before, failedQuestion]);
   });
 });

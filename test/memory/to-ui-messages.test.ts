@@ -64,6 +64,19 @@ describe('toUIMessages', () => {
     });
   });
 
+  it('marks a failed turn on its answer, or on its question when the model answered nothing', () => {
+    const messages = toUIMessages([
+      ...entries('t1', [{ role: 'user', content: 'Tell me a story' }], { failed: true }),
+      ...entries('t1', [{ role: 'assistant', content: 'Once upon a' }], { failed: true }),
+      ...entries('t2', [{ role: 'user', content: 'Are you there?' }], { failed: true }),
+    ]);
+    expect(messages.map((message) => [message.role, message.metadata])).toEqual([
+      ['user', undefined],
+      ['assistant', { failed: true }],
+      ['user', { failed: true }],
+    ]);
+  });
+
   it('gives messages useChat can send back: approved, denied, answered and open calls pass the AI SDK validation', async () => {
     const approval = (turnId: string, callId: string, approved: boolean): MemoryEntry[] =>
       entries(turnId, [

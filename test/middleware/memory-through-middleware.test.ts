@@ -1,9 +1,39 @@
-import { isStepCount, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
+import { APICallError, type LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { isStepCount, jsonSchema, simulateReadableStream, streamText, tool, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
 import { advisorMiddleware, createChatClient } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
 import { mockModel, promptText, textParts, toolCallParts } from '../helpers/mock-models.ts';
+
+const overloaded = () =>
+  new APICallError({
+    message: 'overloaded',
+    url: 'http://model.test',
+    requestBodyValues: {},
+    statusCode: 503,
+    isRetryable: true,
+    // The SDK's own backoff starts at 2 s.
+    responseHeaders: { 'retry-after-ms': '1' },
+  });
+
+/** A model whose calls, in order, throw a retryable 503 (`'503'`) or stream the given parts. */
+function flakyModel(calls: readonly ('503' | readonly LanguageModelV4StreamPart[])[]): MockLanguageModelV4 {
+  let call = 0;
+  return new MockLanguageModelV4({
+    doStream: async () => {
+      const next = calls[call++];
+      if (next === '503') throw overloaded();
+      return { stream: simulateReadableStream({ chunks: [...next] }) };
+    },
+  });
+}
+
+/** A streamed answer the model breaks off with an error after its first chunks. */
+function brokenTextParts(chunks: readonly string[]): LanguageModelV4StreamPart[] {
+  return [...textParts(chunks).slice(0, -2), { type: 'error', error: overloaded() }];
+}
 
 const weather = tool({
   description: 'Weather in a city',
@@ -49,5 +79,40 @@ describe('memory through the middleware', () => {
     for await (const delta of chat.stream({ prompt: 'Hi', context: { conversationId: 'c-closed' } }).textStream) text += delta;
     expect(text).toBe('Hello there');
     expect((await memory.messages('c-closed')).map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('a step the AI SDK retries after a model error is stored once: the retry replaces the failed attempt', async () => {
+    const memory = createChatMemory({ window: false });
+    const model = wrapLanguageModel({
+      model: flakyModel(['503', textParts(['Hello!'])]),
+      middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]),
+    });
+
+    const result = streamText({ model, maxRetries: 1, prompt: 'Hi', providerOptions: { advisors: { conversationId: 'mw-retry' } } });
+
+    expect(await result.text).toBe('Hello!');
+    const stored = await memory.read('mw-retry');
+    expect(stored.map(({ message }) => message.role)).toEqual(['user', 'assistant']);
+    expect(stored.map(({ metadata }) => metadata.failed)).toEqual([undefined, undefined]);
+  });
+
+  it('an answer the model broke off is stored flagged failed, and the page asking again replaces it', async () => {
+    const memory = createChatMemory({ window: false });
+    const inner = flakyModel([brokenTextParts(['It is ', 'sun']), textParts(['It is sunny.'])]);
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+    const providerOptions = { advisors: { conversationId: 'mw-failed' } };
+
+    await streamText({ model, prompt: 'Weather?', providerOptions, onError: () => {} }).consumeStream();
+    expect((await memory.read('mw-failed')).map(({ message, metadata }) => [message.role, metadata.failed])).toEqual([
+      ['user', true],
+      ['assistant', true],
+    ]);
+
+    expect(await streamText({ model, prompt: 'Weather?', providerOptions }).text).toBe('It is sunny.');
+    expect(promptText(inner.doStreamCalls.at(-1)!)).toBe('user: Weather?');
+    expect((await memory.read('mw-failed')).map(({ message, metadata }) => [message.role, metadata.failed])).toEqual([
+      ['user', undefined],
+      ['assistant', undefined],
+    ]);
   });
 });

@@ -159,7 +159,7 @@ describe('messageMemoryAdvisor', () => {
     }
   });
 
-  it('leaves memory unchanged when the model fails', async () => {
+  it('stores a turn the model failed as far as it got, flagged failed; asking again replaces it', async () => {
     const memory = createChatMemory({ window: false });
     await memory.appendTurn('c-1', [
       { role: 'user', content: 'earlier' },
@@ -182,9 +182,17 @@ describe('messageMemoryAdvisor', () => {
     });
     const chat = createChatClient({ model, maxRetries: 0, advisors: [messageMemoryAdvisor({ memory })] });
     await expect(chat.generate({ prompt: 'again', context: { conversationId: 'c-1' } })).rejects.toThrow();
+    const failedTurn = (await memory.read('c-1')).slice(before.length);
+    expect(failedTurn).toMatchObject([{ message: { role: 'user', content: 'again' }, metadata: { failed: true } }]);
+
     const response = await streamTurn(chat, 'again');
     expect(response.outcome).toBe('error');
-    expect(await memory.read('c-1')).toEqual(before);
+    const retried = await memory.read('c-1');
+    expect(retried.slice(0, before.length)).toEqual(before);
+    expect(retried.slice(before.length)).toMatchObject([
+      { message: { role: 'user', content: 'again' }, metadata: { failed: true, replaced: failedTurn[0].metadata.turnId } },
+      { message: { role: 'assistant', content: [{ type: 'text', text: 'Half an ans' }] }, metadata: { failed: true } },
+    ]);
   });
 
   it('fails the turn when the store throws on append, leaving the history unchanged', async () => {

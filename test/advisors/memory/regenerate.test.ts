@@ -134,12 +134,12 @@ describe.each([
     expect(['assistant: Why did the chicken...', 'assistant: A pun.']).toContain(stored[1]);
   });
 
-  it('retrying an answer that failed (nothing stored) stores the turn once, as an ordinary turn', async () => {
+  it('retrying an answer that failed replaces the failed turn: the turn is stored once', async () => {
     const chat = new TestChat({ api: route.url, id: `${api}-${_}-failed` });
     fixture.enqueue({ type: 'error', status: 500 });
     await chat.sendMessage({ text: 'Hello?' });
     await expect(chat.settled()).rejects.toThrow();
-    expect(await storedTexts(chat.id)).toEqual([]);
+    expect((await memory.read(chat.id)).map((entry) => entry.metadata.failed)).toEqual([true]);
 
     fixture.enqueue({ type: 'text', text: 'Hello!' });
     await chat.regenerate();

@@ -57,3 +57,28 @@ it('a conversation restored with toUIMessages shows the sources and message meta
   expect(restored.metadata).toEqual(live.metadata);
   expect(restored.parts.filter((part) => part.type === 'text')).toEqual(live.parts.filter((part) => part.type === 'text'));
 });
+
+it('an answer the model broke off comes back after a reload as the page showed it, marked failed; Retry replaces it', async () => {
+  const page = new TestChat({ api: route.url, id: 'failed-turn' });
+  fixture.enqueue({ type: 'text', text: ['Annual ', 'leave ', 'is 25 days.'], dropAfterChunks: 2 });
+  await page.sendMessage({ text: 'How much leave do I get?' });
+  await expect(page.settled()).rejects.toThrow();
+  const live = page.messages.at(-1)!;
+
+  const restored = toUIMessages(await memory.read('failed-turn', { keepOpenToolCalls: true }));
+  expect(restored.map((message) => message.role)).toEqual(['user', 'assistant']);
+  expect(restored[1].metadata).toMatchObject({ failed: true });
+  expect(restored[1].parts.filter((part) => part.type === 'text').map((part) => part.text)).toEqual(
+    live.parts.filter((part) => part.type === 'text').map((part) => part.text),
+  );
+  expect(sourcesOf(restored[1])).toEqual(sourcesOf(live));
+
+  fixture.enqueue({ type: 'text', text: '25 days.' });
+  await page.regenerate();
+  await page.settled();
+  const retried = toUIMessages(await memory.read('failed-turn', { keepOpenToolCalls: true }));
+  expect(retried.map((message) => [message.role, message.metadata?.failed])).toEqual([
+    ['user', undefined],
+    ['assistant', undefined],
+  ]);
+});
