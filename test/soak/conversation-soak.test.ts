@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, expect, it } from 'vitest';
-import type { ChatMemoryStore, MemoryEntry } from '../../src/memory/index.ts';
+import { createChatMemory, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
 import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -19,9 +19,12 @@ const CONVERSATIONS = ['c0', 'c1', 'c2', 'c3'];
 
 interface LogEntry {
   readonly writer: number;
-  readonly op: 'append' | 'clear' | 'ask-payment' | 'approve' | 'executed';
+  readonly op: 'append' | 'clear' | 'ask-payment' | 'approve' | 'executed' | 'regenerate' | 'edit';
   readonly conversationId?: string;
   readonly key?: string;
+  /** The turn a regeneration or an edit replaces, and its question's text. */
+  readonly target?: string;
+  readonly text?: string;
   readonly callId?: string;
   readonly outcome?: string;
   readonly t0?: number;
@@ -47,10 +50,17 @@ function runWriter(backend: string, namespace: string, writer: number, logFile: 
 /**
  * Checks the stored conversations against what the writers saw. Nothing duplicated (a key's turn at most once),
  * nothing reordered (each writer's stored turns of a conversation in the order it stored them), nothing lost (a turn
- * stored after the conversation's last clear had ended is there), turns whole (a turn's two messages together, in
- * order), nothing unknown (only turns some writer appended), and every approved payment executed exactly once.
+ * stored after the conversation's last clear had ended is there, unless a regeneration or an edit may have replaced
+ * it), turns whole (a turn's two messages together, in order), nothing unknown (only turns some writer appended), and
+ * every approved payment executed exactly once. Read through chat memory (`read`): every turn's question once, no
+ * replaced turn left beside the one that replaced it, and a regeneration or edit that nothing replaced or cleared
+ * afterwards is there, whole.
  */
-function checkAgainstOracle(log: readonly LogEntry[], stored: ReadonlyMap<string, readonly MemoryEntry[]>) {
+function checkAgainstOracle(
+  log: readonly LogEntry[],
+  stored: ReadonlyMap<string, readonly MemoryEntry[]>,
+  read: ReadonlyMap<string, readonly MemoryEntry[]>,
+) {
   const executions = new Map<string, number>();
   for (const entry of log) if (entry.op === 'executed') executions.set(entry.callId!, (executions.get(entry.callId!) ?? 0) + 1);
   for (const [callId, count] of executions) expect(count, `tool executions of ${callId}`).toBe(1);
@@ -83,8 +93,11 @@ function checkAgainstOracle(log: readonly LogEntry[], stored: ReadonlyMap<string
       const storedByWriter = log.filter(
         (item) => item.writer === writer && item.op === 'append' && item.conversationId === conversationId && item.outcome === 'stored',
       );
+      const replacingEnds = log
+        .filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.conversationId === conversationId)
+        .map((item) => item.t1!);
       for (const append of storedByWriter) {
-        if (append.t0! > lastClearEnd)
+        if (append.t0! > lastClearEnd && !replacingEnds.some((end) => end > append.t0!))
           expect(positions.has(append.key!), `${conversationId}: ${append.key} stored after the last clear is kept`).toBe(true);
       }
       // Of one writer's turns, those no clear can have removed keep the writer's order.
@@ -93,6 +106,32 @@ function checkAgainstOracle(log: readonly LogEntry[], stored: ReadonlyMap<string
         .map((append) => positions.get(append.key!)!);
       expect(present, `${conversationId}: writer ${writer}'s turns in order`).toEqual([...present].sort((a, b) => a - b));
     }
+    checkReplacements(conversationId, log, read.get(conversationId) ?? []);
+  }
+}
+
+function checkReplacements(conversationId: string, log: readonly LogEntry[], entries: readonly MemoryEntry[]) {
+  const questions = entries.filter((entry) => entry.message.role === 'user');
+  const turnIds = questions.map((entry) => entry.metadata.turnId);
+  expect(new Set(turnIds).size, `${conversationId}: every turn's question once`).toBe(turnIds.length);
+  const standingFor = new Map<string, string[]>();
+  for (const { metadata } of questions) {
+    for (const id of new Set([metadata.turnId, metadata.replaced, metadata.regenerates])) {
+      if (typeof id === 'string') standingFor.set(id, [...(standingFor.get(id) ?? []), metadata.turnId]);
+    }
+  }
+  for (const [id, turns] of standingFor) expect(turns, `${conversationId}: one turn stands for ${id}`).toHaveLength(1);
+
+  const changes = log.filter((item) => ['clear', 'regenerate', 'edit'].includes(item.op) && item.conversationId === conversationId);
+  for (const replacing of changes.filter((item) => item.op !== 'clear' && item.outcome === 'finished')) {
+    if (changes.some((other) => other !== replacing && other.t1! > replacing.t0!)) continue;
+    const at = questions.findIndex(({ metadata }) => [metadata.turnId, metadata.replaced, metadata.regenerates].includes(replacing.target));
+    expect(at, `${conversationId}: the ${replacing.op} of ${replacing.target} is kept`).not.toBe(-1);
+    const turn = entries.filter((entry) => entry.metadata.turnId === questions[at].metadata.turnId);
+    expect(turn.map((entry) => entry.message)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: replacing.text }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ]);
   }
 }
 
@@ -122,14 +161,20 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
       .split('\n')
       .map((line) => JSON.parse(line) as LogEntry);
     const stored = new Map<string, readonly MemoryEntry[]>();
-    for (const conversationId of CONVERSATIONS) stored.set(conversationId, (await store.read(conversationId)).entries);
-    checkAgainstOracle(log, stored);
+    const read = new Map<string, readonly MemoryEntry[]>();
+    const memory = createChatMemory({ store, window: false });
+    for (const conversationId of CONVERSATIONS) {
+      stored.set(conversationId, (await store.read(conversationId)).entries);
+      read.set(conversationId, await memory.read(conversationId, { keepOpenToolCalls: true }));
+    }
+    checkAgainstOracle(log, stored, read);
     return {
       kills,
       appendsStored: log.filter((item) => item.op === 'append' && item.outcome === 'stored').length,
       appendsFailed: log.filter((item) => item.op === 'append' && item.outcome?.startsWith('error')).length,
       clears: log.filter((item) => item.op === 'clear').length,
       approvals: log.filter((item) => item.op === 'approve').length,
+      replacements: log.filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.outcome === 'finished').length,
       executions: log.filter((item) => item.op === 'executed').length,
     };
   } finally {
@@ -138,7 +183,7 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
 }
 
 describeWithServices(
-  'conversation soak: 4 writer processes, clears, killed connections, raced approvals, with an oracle',
+  'conversation soak: 4 writer processes, clears, regenerations, edits, killed connections, raced approvals, with an oracle',
   ['REDIS_URL', 'DATABASE_URL'],
   (urls) => {
     const tableName = `soak_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;

@@ -1,6 +1,6 @@
 /**
- * One writer process of the conversation soak: random appends (some resent under the same key), clears, and tool
- * approvals raced by every writer, on four shared conversations of one store, through `ChatMemory` and the chat
+ * One writer process of the conversation soak: random appends (some resent under the same key), clears,
+ * regenerations and edits of stored turns, and tool approvals raced by every writer, on four shared conversations of one store, through `ChatMemory` and the chat
  * client. Every operation is written as a JSON line to the log file when it ends, with its start and end times and
  * its outcome, for the oracle in `conversation-soak.test.ts`.
  */
@@ -76,7 +76,7 @@ async function turn(input: Parameters<typeof chat.stream>[0]): Promise<string> {
 }
 
 async function timed(entry: Record<string, unknown>, work: () => Promise<string>) {
-  const t0 = Date.now();
+  const t0 = typeof entry.t0 === 'number' ? entry.t0 : Date.now();
   let outcome: string;
   try {
     outcome = await work();
@@ -102,10 +102,26 @@ for (let index = 0; index < operations; index++) {
     if (outcome.startsWith('error') || random() < 0.1) await timed({ op: 'append', conversationId, key, resend: true }, append);
   } else if (roll < 0.63) {
     await timed({ op: 'clear', conversationId }, () => memory.clear(conversationId).then(() => 'cleared'));
-  } else if (roll < 0.75) {
+  } else if (roll < 0.7) {
     const callId = `call-w${writer}-${index}`;
     await timed({ op: 'ask-payment', conversationId, callId }, () =>
       turn({ prompt: `pay w${writer}-${index}`, context: { conversationId } }),
+    );
+  } else if (roll < 0.8) {
+    // Retry (regenerate) or edit a turn some writer appended: it and every turn after it are replaced.
+    const t0 = Date.now();
+    const history = await memory.read(conversationId).catch(() => []);
+    const targets = history.filter((entry) => entry.message.role === 'user' && /^w\d+-\d+$/.test(entry.metadata.turnId));
+    if (targets.length === 0) continue;
+    const target = pick(targets).metadata.turnId;
+    const edit = random() < 0.5;
+    const text = edit ? `edit-w${writer}-${index}` : target;
+    await timed({ op: edit ? 'edit' : 'regenerate', conversationId, target, text, t0 }, () =>
+      turn({
+        messages: [{ id: target, role: 'user', parts: [{ type: 'text', text }] }],
+        ...(edit ? { trigger: 'submit-message', messageId: target } : { trigger: 'regenerate-message' }),
+        context: { conversationId },
+      }),
     );
   } else {
     // Every writer approves whatever payment it finds waiting: writers race for the same approvals.
