@@ -23,14 +23,15 @@ export interface TurnRecord {
  * The messages and metadata of a turn: the caller's
  * original input (never the RAG-augmented text), then every assistant and
  * tool message of the turn in order, and the retrieved documents' ids and
- * scores. A turn the model failed is stored as far as it got, flagged `failed`, as the page showed it (a retry
- * replaces it), except a step that answered tool calls and failed before its model streamed anything: the AI SDK
- * retries that step, whose answers must then still be free to store. `undefined` when nothing is to be stored (the
+ * scores. A turn the model or an advisor failed is stored as far as it got, flagged `failed`, as the page showed it
+ * (a retry replaces it), except a request an advisor refused (`AdvisorArgumentError`: the request itself is wrong,
+ * and nothing of it is kept) and a step that answered tool calls and failed before its model streamed anything (the
+ * AI SDK retries that step, whose answers must then still be free to store). `undefined` when nothing is to be stored (the
  * abort policy says so). A partial turn may end on a tool call without its result:
  * memory reads drop it (see `removeOrphanToolParts`), so it never reaches a model.
  */
 export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): TurnRecord | undefined {
-  if (response.outcome === 'error' && response.messages.length === 0 && response.request.input[0]?.role !== 'user') return undefined;
+  if (response.outcome === 'error' && (response.error instanceof AdvisorArgumentError || isRetriedStep(response))) return undefined;
   const retrieved: RetrievedDocumentReference[] = response.sources.map((document) =>
     document.score === undefined ? { id: document.id } : { id: document.id, score: document.score },
   );
@@ -55,6 +56,10 @@ export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): Tu
       ...(ui === undefined ? {} : { ui }),
     },
   };
+}
+
+function isRetriedStep(response: AdvisedResponse): boolean {
+  return response.messages.length === 0 && response.request.input[0]?.role !== 'user';
 }
 
 /** The sources and UI message metadata the turn streamed, as the page got them, so that a reload shows them again. */
