@@ -9,8 +9,8 @@
  */
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { createChatClient } from '../src/index.ts';
-import { type ChatMemoryStore, createChatMemory, inMemoryChatMemoryStore, tokenWindow } from '../src/memory/index.ts';
-import { redisChatMemoryStore } from '../src/redis/index.ts';
+import { type ChatMemoryStore, createChatMemory, createInMemoryChatMemoryStore, createTokenWindow } from '../src/memory/index.ts';
+import { createRedisChatMemoryStore } from '../src/redis/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
@@ -18,7 +18,7 @@ const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
 const TURNS = Number(process.env.TURNS ?? 20);
 
 async function measure(store: ChatMemoryStore, withHugeMessage: boolean) {
-  const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 4_000 }) });
+  const memory = createChatMemory({ store, window: createTokenWindow({ maxTokens: 4_000 }) });
   const conversationId = `${withHugeMessage ? 'huge' : 'ordinary'}-${crypto.randomUUID()}`;
   const filler = withHugeMessage ? 'lorem ipsum '.repeat((HUGE_MB * 1_000_000) / 12) : 'lorem ipsum '.repeat(100);
   await memory.appendTurn(conversationId, [
@@ -72,8 +72,8 @@ function watchEventLoop() {
 }
 
 printMachineFacts();
-const stores: Array<ChatMemoryStore & { close?: () => Promise<void> }> = [inMemoryChatMemoryStore()];
-if (process.env.REDIS_URL) stores.push(redisChatMemoryStore({ keyPrefix: `ai-advisors-bench:${crypto.randomUUID()}` }));
+const stores: Array<ChatMemoryStore & { close?: () => Promise<void> }> = [createInMemoryChatMemoryStore()];
+if (process.env.REDIS_URL) stores.push(createRedisChatMemoryStore({ keyPrefix: `ai-advisors-bench:${crypto.randomUUID()}` }));
 else console.warn('REDIS_URL is not set: skipping Redis.');
 const rows = [];
 for (const store of stores) {

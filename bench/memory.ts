@@ -17,10 +17,10 @@
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { createChatMemory, inMemoryChatMemoryStore, type MemoryEntry, messageWindow } from '../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry, createMessageWindow } from '../src/memory/index.ts';
 import { type ChatMemoryStore } from '../src/index.ts';
-import { postgresChatMemoryStore } from '../src/postgres/index.ts';
-import { redisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
+import { createPostgresChatMemoryStore } from '../src/postgres/index.ts';
+import { createRedisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const SIZES = [10, 1_000, 10_000];
@@ -112,7 +112,13 @@ async function main(): Promise<void> {
   const runId = crypto.randomUUID().slice(0, 8);
   const inMemoryBlobs = new Map<string, string>();
   const contenders: Contender[] = [
-    { name: 'in-memory (ours, array push)', backend: 'in-memory', pattern: 'ours', store: inMemoryChatMemoryStore(), appends: APPENDS },
+    {
+      name: 'in-memory (ours, array push)',
+      backend: 'in-memory',
+      pattern: 'ours',
+      store: createInMemoryChatMemoryStore(),
+      appends: APPENDS,
+    },
     {
       name: 'in-memory read-modify-write (langchain4j/Spring pattern)',
       backend: 'in-memory',
@@ -139,7 +145,7 @@ async function main(): Promise<void> {
         name: 'redis (ours, APPEND to a log)',
         backend: 'redis',
         pattern: 'ours',
-        store: redisChatMemoryStore({ client, keyPrefix }),
+        store: createRedisChatMemoryStore({ client, keyPrefix }),
         appends: APPENDS,
       },
       {
@@ -168,7 +174,7 @@ async function main(): Promise<void> {
       );
       await pool.end();
     });
-    const store = postgresChatMemoryStore({ pool, tableName });
+    const store = createPostgresChatMemoryStore({ pool, tableName });
     contenders.push(
       {
         name: 'postgres (ours, INSERT, older entries in segments)',
@@ -227,7 +233,7 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
   const ledgerRows: Array<Record<string, string>> = [];
   try {
     for (const contender of contenders) {
-      const windowed = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
+      const windowed = createChatMemory({ store: contender.store, window: createMessageWindow({ maxMessages: 20 }) });
       const appendBySize = new Map<number, number>();
       const warmUp = `bench-${runId}-warm-up`;
       await fill(contender.store, warmUp, 100);
@@ -303,7 +309,7 @@ const LEDGER_TURNS = 10_000;
 
 /** Later turns' windowed reads of a conversation whose last answer was regenerated many times, and of one that was not. */
 async function regenerationCost(contender: Contender, runId: string): Promise<Record<string, string>> {
-  const memory = createChatMemory({ store: contender.store, window: messageWindow({ maxMessages: 20 }) });
+  const memory = createChatMemory({ store: contender.store, window: createMessageWindow({ maxMessages: 20 }) });
   const [plain, regenerated] = [`bench-${runId}-plain`, `bench-${runId}-regenerated`];
   for (const conversationId of [plain, regenerated]) {
     await fill(contender.store, conversationId, 40);
@@ -347,7 +353,7 @@ async function ledgerSize(databaseUrl: string, runId: string): Promise<Record<st
   const pool = new pg.Pool({ connectionString: databaseUrl });
   const tableName = `chat_memory_ledger_${runId}`;
   try {
-    const store = postgresChatMemoryStore({ pool, tableName });
+    const store = createPostgresChatMemoryStore({ pool, tableName });
     for (let index = 0; index < LEDGER_TURNS; index++) {
       await store.appendTurn('ledger', { ...newAttempt(), entries: [turn(index)[0]], digest: `sha256:${index}` });
     }

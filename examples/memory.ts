@@ -11,7 +11,7 @@
  * 'ai-advisors/postgres'. In your own project, import from 'ai-advisors'.
  */
 import { createChatClient } from '../src/index.ts';
-import { createChatMemory, messageWindow } from '../src/memory/index.ts';
+import { createChatMemory, createMessageWindow } from '../src/memory/index.ts';
 import { messageMemoryAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';
@@ -24,7 +24,7 @@ export async function main({ env = process.env, write = writeToStdout }: Example
   write(`Model: ${label}\n`);
 
   // Keep the last 20 messages of each conversation (whole turns; tool calls stay with their results).
-  const memory = createChatMemory({ window: messageWindow({ maxMessages: 20 }) });
+  const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 20 }) });
   const chat = createChatClient({ model, advisors: [messageMemoryAdvisor({ memory })] });
   const conversation = { conversationId: 'grandfather-chat' };
 

@@ -1,5 +1,5 @@
 import type { EmbeddingModel } from 'ai';
-import { createBm25Retriever, createInMemoryVectorStore, vectorStoreRetriever } from '../src/retrieval/index.ts';
+import { createBm25Retriever, createInMemoryVectorStore, createVectorStoreRetriever } from '../src/retrieval/index.ts';
 import { ingest, type IngestProgress } from '../src/ingestion/index.ts';
 import { type Document, type Retriever } from '../src/index.ts';
 
@@ -33,5 +33,5 @@ export async function createSampleRetriever({
   }
   const store = createInMemoryVectorStore({ name: name ?? 'vectors', embeddingModel });
   await ingest({ documents, embeddingModel, store, batchSize: 16, onProgress });
-  return { retriever: vectorStoreRetriever({ store }), kind: 'in-memory vector store (embeddings)' };
+  return { retriever: createVectorStoreRetriever({ store }), kind: 'in-memory vector store (embeddings)' };
 }

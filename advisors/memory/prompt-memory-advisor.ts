@@ -24,7 +24,7 @@ export const DEFAULT_PROMPT_MEMORY_TEMPLATE = `The conversation so far, oldest f
  * `messageMemoryAdvisor`. Requires `conversationId` in the context.
  *
  * @example
- * promptMemoryAdvisor({ memory: createChatMemory({ window: tokenWindow({ maxTokens: 2_000 }) }) })
+ * promptMemoryAdvisor({ memory: createChatMemory({ window: createTokenWindow({ maxTokens: 2_000 }) }) })
  */
 export function promptMemoryAdvisor(options: PromptMemoryAdvisorOptions): Advisor {
   const { memory, name, order, onAbort } = validateMemoryAdvisorOptions(options, 'prompt-memory');

@@ -6,3 +6,4 @@ export { MAX_FILTER_LENGTH, parseFilter } from './parse-filter.ts';
 export { resolveFilter } from './resolve-filter.ts';
 export { MAX_FILTER_DEPTH, MAX_FILTER_TERMS, validateFilterExpression } from './validate-filter.ts';
 export { withRequiredFilter } from './with-required-filter.ts';
+export type { ComparisonOperator, FilterExpression, FilterScalar } from './filter-expression.ts';

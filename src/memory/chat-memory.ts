@@ -9,9 +9,9 @@ import { appendDigest } from './append-digest.ts';
 import { callStore } from './call-store.ts';
 import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory, StoreReadOptions } from './chat-memory-store.ts';
 import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
-import { inMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
+import { createInMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
-import { messageWindow } from './message-window.ts';
+import { createMessageWindow } from './message-window.ts';
 import { dropRegeneratedTurns, standsForTurn } from './drop-regenerated-turns.ts';
 import { newestWithinBudget } from './newest-within-budget.ts';
 import { orderByTurn } from './order-by-turn.ts';
@@ -23,9 +23,9 @@ import { validateAppendKey } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 
 export interface ChatMemoryOptions {
-  /** Where turns are kept. Default: a new `inMemoryChatMemoryStore()`. */
+  /** Where turns are kept. Default: a new `createInMemoryChatMemoryStore()`. */
   readonly store?: ChatMemoryStore;
-  /** What `read` returns. Default `messageWindow({ maxMessages: 20 })`; `false` for the whole history. */
+  /** What `read` returns. Default `createMessageWindow({ maxMessages: 20 })`; `false` for the whole history. */
   readonly window?: ChatMemoryWindow | false;
   /** Timeout of each store call in milliseconds. Default 10 000. */
   readonly timeout?: number;
@@ -127,7 +127,7 @@ const INITIAL_READ_SIZE = 64;
  * messages that fit are kept.
  *
  * @example
- * const memory = createChatMemory({ window: tokenWindow({ maxTokens: 4_000 }) });
+ * const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 4_000 }) });
  * await memory.appendTurn('c-1', [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }]);
  * const history = await memory.messages('c-1');
  */
@@ -137,8 +137,8 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
   }
   const {
-    store = inMemoryChatMemoryStore(),
-    window = messageWindow({ maxMessages: 20 }),
+    store = createInMemoryChatMemoryStore(),
+    window = createMessageWindow({ maxMessages: 20 }),
     timeout = 10_000,
     keepProviderItemIds = false,
   } = options;

@@ -43,9 +43,9 @@ interface AppendLedger {
  * because they run synchronously, as do the checks of their key and attempt.
  *
  * @example
- * const memory = createChatMemory({ store: inMemoryChatMemoryStore() });
+ * const memory = createChatMemory({ store: createInMemoryChatMemoryStore() });
  */
-export function inMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversationIds(): string[] } {
+export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversationIds(): string[] } {
   const component = 'memory-store';
   const conversations = new Map<string, Conversation>();
   const ledgers = new Map<string, AppendLedger>();

@@ -22,9 +22,9 @@ export interface MessageWindowOptions {
  * Message sizes are measured once, when a message is appended.
  *
  * @example
- * const memory = createChatMemory({ window: messageWindow({ maxMessages: 20 }) });
+ * const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 20 }) });
  */
-export function messageWindow({ maxMessages, maxSize = 200_000 }: MessageWindowOptions): ChatMemoryWindow {
+export function createMessageWindow({ maxMessages, maxSize = 200_000 }: MessageWindowOptions): ChatMemoryWindow {
   for (const [argument, value] of Object.entries({ maxMessages, maxSize })) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new AdvisorArgumentError({

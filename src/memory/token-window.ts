@@ -2,12 +2,12 @@ import type { ModelMessage } from 'ai';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
 import { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
-import { gptTokenizer, type Tokenizer } from './tokenizer.ts';
+import { createGptTokenizer, type Tokenizer } from './tokenizer.ts';
 
 export interface TokenWindowOptions extends CountMessageTokensOptions {
   /** Token budget for the history, system message included. */
   readonly maxTokens: number;
-  /** Default `gptTokenizer()` (o200k_base). Use `gptTokenizerForModel(id)` or your own per model family. */
+  /** Default `createGptTokenizer()` (o200k_base). Use `createGptTokenizerForModel(id)` or your own per model family. */
   readonly tokenizer?: Tokenizer;
 }
 
@@ -22,12 +22,12 @@ export interface TokenWindowOptions extends CountMessageTokensOptions {
  *
  * @example
  * const memory = createChatMemory({
- *   window: tokenWindow({ maxTokens: 4_000, tokenizer: gptTokenizerForModel('gpt-4o') }),
+ *   window: createTokenWindow({ maxTokens: 4_000, tokenizer: createGptTokenizerForModel('gpt-4o') }),
  * });
  */
-export function tokenWindow({
+export function createTokenWindow({
   maxTokens,
-  tokenizer = gptTokenizer(),
+  tokenizer = createGptTokenizer(),
   tokensPerFile = 85,
   tokensPerMessage = 4,
 }: TokenWindowOptions): ChatMemoryWindow {

@@ -32,9 +32,9 @@ const loaded = new Map<GptEncodingName, Promise<CountTokens>>();
  * same encoding.
  *
  * @example
- * const window = tokenWindow({ maxTokens: 8_000, tokenizer: gptTokenizer({ encoding: 'cl100k_base' }) });
+ * const window = createTokenWindow({ maxTokens: 8_000, tokenizer: createGptTokenizer({ encoding: 'cl100k_base' }) });
  */
-export function gptTokenizer({ encoding = 'o200k_base' }: { encoding?: GptEncodingName } = {}): Tokenizer {
+export function createGptTokenizer({ encoding = 'o200k_base' }: { encoding?: GptEncodingName } = {}): Tokenizer {
   if (!ENCODINGS.includes(encoding)) {
     throw new AdvisorArgumentError({
       component: 'tokenizer',
@@ -63,13 +63,13 @@ export function gptTokenizer({ encoding = 'o200k_base' }: { encoding?: GptEncodi
  * estimate for most modern models; plug in the family's own tokenizer when
  * the budget must be exact.
  */
-export function gptTokenizerForModel(modelId: string): Tokenizer {
+export function createGptTokenizerForModel(modelId: string): Tokenizer {
   if (typeof modelId !== 'string' || modelId.trim() === '') {
     throw new AdvisorArgumentError({ component: 'tokenizer', argument: 'modelId', message: 'expected a non-empty string' });
   }
   const bareId = modelId.slice(modelId.lastIndexOf('/') + 1);
   const encoding = (modelToEncodingMap as Record<string, string | undefined>)[bareId];
-  return gptTokenizer({ encoding: toShippedEncoding(encoding) });
+  return createGptTokenizer({ encoding: toShippedEncoding(encoding) });
 }
 
 function toShippedEncoding(encoding: string | undefined): GptEncodingName {

@@ -64,7 +64,7 @@ export function chatMemoryTables(
  * attempts settled before they could store it (`cancelled`). Rows of turns
  * more than 64 entries back are purged as the conversation grows. `<table>_segments` holds
  * runs of older entries moved out of the entries table, each as one text
- * (`postgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
+ * (`createPostgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
  * segments written by 0.2 do not, and are put back in order on read), and `<table>_conversations` one
  * row per conversation that its appends lock. A deployment created by an
  * earlier version gets the new tables by running the migration again.

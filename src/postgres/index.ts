@@ -4,6 +4,8 @@ import { importPeer } from '../util/import-peer.ts';
 await importPeer({ packageName: 'pg', entryPoint: 'ai-advisors/postgres', load: () => import('pg') });
 const store = await import('./postgres-chat-memory-store.ts');
 
-export const postgresChatMemoryStore: typeof store.postgresChatMemoryStore = store.postgresChatMemoryStore;
+export const createPostgresChatMemoryStore: typeof store.createPostgresChatMemoryStore = store.createPostgresChatMemoryStore;
+/** @deprecated Renamed `createPostgresChatMemoryStore` in 0.3; this name goes in 0.4. */
+export const postgresChatMemoryStore: typeof store.createPostgresChatMemoryStore = store.createPostgresChatMemoryStore;
 export type { PostgresChatMemoryCompaction, PostgresChatMemoryStoreOptions, PostgresQueryable } from './postgres-chat-memory-store.ts';
 export { chatMemoryMigration, type ChatMemoryTableOptions } from './chat-memory-schema.ts';

@@ -111,10 +111,10 @@ interface EntryRow {
  * cannot read segments (upgrade every process first).
  *
  * @example
- * import { postgresChatMemoryStore } from 'ai-advisors/postgres';
- * const memory = createChatMemory({ store: postgresChatMemoryStore({ pool }) });
+ * import { createPostgresChatMemoryStore } from 'ai-advisors/postgres';
+ * const memory = createChatMemory({ store: createPostgresChatMemoryStore({ pool }) });
  */
-export function postgresChatMemoryStore(
+export function createPostgresChatMemoryStore(
   options: PostgresChatMemoryStoreOptions = {},
 ): SettlingChatMemoryStore & { migrate(): Promise<void>; close(): Promise<void> } {
   const component = 'postgres-chat-memory-store';

@@ -265,10 +265,12 @@ return 'absent'
  * all. The store never lists keys by pattern.
  *
  * @example
- * import { redisChatMemoryStore } from 'ai-advisors/redis';
- * const memory = createChatMemory({ store: redisChatMemoryStore({ url: process.env.REDIS_URL }) });
+ * import { createRedisChatMemoryStore } from 'ai-advisors/redis';
+ * const memory = createChatMemory({ store: createRedisChatMemoryStore({ url: process.env.REDIS_URL }) });
  */
-export function redisChatMemoryStore(options: RedisChatMemoryStoreOptions = {}): SettlingChatMemoryStore & { close(): Promise<void> } {
+export function createRedisChatMemoryStore(
+  options: RedisChatMemoryStoreOptions = {},
+): SettlingChatMemoryStore & { close(): Promise<void> } {
   const component = 'redis-chat-memory-store';
   const { keyPrefix = 'ai-advisors:chat-memory', ttlSeconds } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}]/.test(keyPrefix)) {

@@ -27,11 +27,11 @@ export interface VectorStoreRetrieverOptions {
  *
  * @example
  * ```ts
- * const retriever = vectorStoreRetriever({ store, topK: 5, filter: eq('tenant', 'acme') });
+ * const retriever = createVectorStoreRetriever({ store, topK: 5, filter: eq('tenant', 'acme') });
  * const documents = await retriever.retrieve('refund policy', { filter: eq('lang', 'en') });
  * ```
  */
-export function vectorStoreRetriever(options: VectorStoreRetrieverOptions): Retriever {
+export function createVectorStoreRetriever(options: VectorStoreRetrieverOptions): Retriever {
   const { store, name, topK, minScore } = validateOptions(options);
   const requiredFilter = resolveFilter(options.filter);
   return {
@@ -65,3 +65,6 @@ function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetri
   }
   return { ...options, name: resolvedName };
 }
+
+/** @deprecated Renamed `createVectorStoreRetriever` in 0.3; this name goes in 0.4. */
+export const vectorStoreRetriever: typeof createVectorStoreRetriever = createVectorStoreRetriever;

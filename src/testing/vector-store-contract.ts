@@ -6,7 +6,7 @@ import { and, eq, gt, gte, isIn, isNotNull, isNull, lt, ne, not, notIn, or } fro
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { parseFilter } from '../filter/parse-filter.ts';
 import type { VectorStore } from '../retrieval/vector-store.ts';
-import { vectorStoreRetriever } from '../retrieval/vector-store-retriever.ts';
+import { createVectorStoreRetriever } from '../retrieval/vector-store-retriever.ts';
 import { topicEmbedding } from './topic-embedding.ts';
 
 /** What a store under test is built with: the contract's embedding model and vector length. */
@@ -204,7 +204,7 @@ export function describeVectorStoreContract(name: string, createStore: CreateVec
 
     it('lets no request filter widen a required tenant filter', async () => {
       const store = await filled();
-      const retriever = vectorStoreRetriever({ store, topK: 10, filter: eq('tenant', 'a') });
+      const retriever = createVectorStoreRetriever({ store, topK: 10, filter: eq('tenant', 'a') });
       const widened = [
         or(eq('tenant', 'b'), ne('tenant', 'zzz')),
         not(eq('tenant', 'a')),

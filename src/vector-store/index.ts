@@ -5,4 +5,4 @@ export {
   saveInMemoryVectorStore,
   serializeInMemoryVectorStore,
 } from './in-memory-vector-store-file.ts';
-export { vectorStoreRetriever, type VectorStoreRetrieverOptions } from '../retrieval/vector-store-retriever.ts';
+export { createVectorStoreRetriever, vectorStoreRetriever, type VectorStoreRetrieverOptions } from '../retrieval/vector-store-retriever.ts';

@@ -48,4 +48,41 @@ describe('public API', () => {
       expect(root).not.toContain(internal);
     }
   });
+
+  it('names every factory create*, except advisors (named for what they make) and builders that do work first (build*, load*)', async () => {
+    const factories = Object.entries(await loadAll()).filter(
+      ([name, value]) =>
+        typeof value === 'function' &&
+        /^[a-z]/.test(name) &&
+        !isDeprecated(name) &&
+        /(Store|Retriever|Window|Tokenizer|Splitter|Reranker|Analyzer|Client|Chain|Model|Manifest|Encoder)$/.test(name),
+    );
+    // Operations on a component (save, serialize, resolve) and ready-made analyzers are not factories.
+    const operations = /^(create|build|load|deserialize|save|serialize|resolve)/;
+    const instances = ['englishAnalyzer', 'multilingualAnalyzer'];
+    expect(factories.map(([name]) => name).filter((name) => !operations.test(name) && !instances.includes(name))).toEqual([]);
+  });
+
+  it('keeps the 0.2 names of renamed factories for one minor version, as the same functions', async () => {
+    const all = await loadAll();
+    for (const [old, renamed] of Object.entries(RENAMED)) expect(all[old], old).toBe(all[renamed]);
+  });
 });
+
+/** The 0.2 names 0.3 renamed, and their new names. */
+const RENAMED: Record<string, string> = {
+  inMemoryChatMemoryStore: 'createInMemoryChatMemoryStore',
+  redisChatMemoryStore: 'createRedisChatMemoryStore',
+  postgresChatMemoryStore: 'createPostgresChatMemoryStore',
+  vectorStoreRetriever: 'createVectorStoreRetriever',
+  messageWindow: 'createMessageWindow',
+  tokenWindow: 'createTokenWindow',
+  gptTokenizer: 'createGptTokenizer',
+  gptTokenizerForModel: 'createGptTokenizerForModel',
+};
+const isDeprecated = (name: string) => name in RENAMED;
+
+async function loadAll(): Promise<Record<string, unknown>> {
+  const namespaces = await Promise.all(Object.values(entryPoints).map((load) => load()));
+  return Object.assign({}, ...namespaces);
+}

@@ -9,7 +9,7 @@ import { createChatClient } from '../../src/client/create-chat-client.ts';
 import { createHybridRetriever } from '../../src/fusion/create-hybrid-retriever.ts';
 import { createChatMemory, type ChatMemory } from '../../src/memory/chat-memory.ts';
 import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
-import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
+import { createVectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { listenOnLoopback } from '../fixtures/json-http-helpers.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../fixtures/openai-fixture-server.ts';
@@ -130,7 +130,10 @@ describe('a client disconnecting from a streaming route', () => {
     });
     await Promise.all([inMemory.add(documents), qdrant.add(documents)]);
     const retriever = createHybridRetriever({
-      retrievers: [vectorStoreRetriever({ store: inMemory, name: 'memory' }), vectorStoreRetriever({ store: qdrant, name: 'qdrant' })],
+      retrievers: [
+        createVectorStoreRetriever({ store: inMemory, name: 'memory' }),
+        createVectorStoreRetriever({ store: qdrant, name: 'qdrant' }),
+      ],
     });
     const memory = createChatMemory();
     const route = await startChatRoute([messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ retriever })]);

@@ -33,7 +33,7 @@ export interface FaultProxy {
  *
  * @example
  * const proxy = await startFaultProxy({ port: 6379 });
- * const store = redisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}` });
+ * const store = createRedisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}` });
  * proxy.setMode('stall');
  */
 export async function startFaultProxy(target: { host?: string; port: number }): Promise<FaultProxy> {

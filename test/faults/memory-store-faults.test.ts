@@ -9,8 +9,8 @@ import { createChatClient } from '../../src/client/create-chat-client.ts';
 import { MemoryAppendUnknownError, AdvisorTimeoutError } from '../../src/errors/index.ts';
 import { createChatMemory, type ChatMemory } from '../../src/memory/chat-memory.ts';
 import type { ChatMemoryStore } from '../../src/memory/chat-memory-store.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { textParts } from '../helpers/mock-models.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
 import { failOnUnhandledRejections, storedTurns } from './fault-harness.ts';
@@ -51,7 +51,7 @@ const backends: {
     name: 'Redis',
     variable: 'REDIS_URL',
     storeThrough: (proxy, url) =>
-      redisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}`, keyPrefix: `ai-advisors-faults:${crypto.randomUUID()}` }),
+      createRedisChatMemoryStore({ url: `redis://${proxy.host}:${proxy.port}`, keyPrefix: `ai-advisors-faults:${crypto.randomUUID()}` }),
     lateWritesDone: async () => undefined,
   },
   {
@@ -59,7 +59,7 @@ const backends: {
     variable: 'DATABASE_URL',
     storeThrough: (proxy, url) => {
       url.host = `${proxy.host}:${proxy.port}`;
-      return postgresChatMemoryStore({ connectionString: url.toString(), tableName: FAULT_TABLE });
+      return createPostgresChatMemoryStore({ connectionString: url.toString(), tableName: FAULT_TABLE });
     },
     lateWritesDone: postgresLateWritesDone,
   },
@@ -214,7 +214,7 @@ describeWithServices('Redis: an append that times out is settled by the next rea
   });
 
   async function seeded() {
-    const memory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), timeout: 2_000, window: false });
+    const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), timeout: 2_000, window: false });
     const conversationId = `c:${crypto.randomUUID()}`;
     await memory.appendTurn(conversationId, [
       { role: 'user', content: 'Hello' },
@@ -260,7 +260,7 @@ describeWithServices(
   'PostgreSQL: an append blocked by LOCK TABLE past the timeout is settled by the next read, and a retry never duplicates',
   ['DATABASE_URL'],
   () => {
-    const store = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
+    const store = createPostgresChatMemoryStore({ connectionString: databaseUrl, tableName: FAULT_TABLE });
     let locker: pg.Client;
 
     beforeAll(async () => {

@@ -8,8 +8,8 @@ import { contextKey, parseNonEmptyString } from '../../src/context/context-key.t
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createChatMemory, type ChatMemory } from '../../src/memory/chat-memory.ts';
 import { renderMessage } from '../../src/memory/render-message.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore } from '../../src/redis/index.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createRedisChatMemoryStore } from '../../src/redis/index.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { textParts } from '../helpers/mock-models.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -26,15 +26,15 @@ describeWithServices(
   ['REDIS_URL', 'DATABASE_URL'],
   ({ REDIS_URL: redisUrl, DATABASE_URL: databaseUrl }) => {
     const run = crypto.randomUUID().slice(0, 8);
-    let redis: ReturnType<typeof redisChatMemoryStore>;
-    let postgres: ReturnType<typeof postgresChatMemoryStore>;
+    let redis: ReturnType<typeof createRedisChatMemoryStore>;
+    let postgres: ReturnType<typeof createPostgresChatMemoryStore>;
     let memories: { redis: ChatMemory; postgres: ChatMemory };
     const conversationIds = Array.from({ length: CONVERSATIONS }, (_, index) => `load:${run}:c-${index}`);
     const memoryOf = (index: number): ChatMemory => (index % 2 === 0 ? memories.redis : memories.postgres);
 
     beforeAll(() => {
-      redis = redisChatMemoryStore({ url: redisUrl, keyPrefix: `ai-advisors-load:${run}` });
-      postgres = postgresChatMemoryStore({ connectionString: databaseUrl, tableName: 'ai_advisors_load_suite' });
+      redis = createRedisChatMemoryStore({ url: redisUrl, keyPrefix: `ai-advisors-load:${run}` });
+      postgres = createPostgresChatMemoryStore({ connectionString: databaseUrl, tableName: 'ai_advisors_load_suite' });
       memories = {
         redis: createChatMemory({ store: redis, window: false }),
         postgres: createChatMemory({ store: postgres, window: false }),

@@ -5,10 +5,10 @@ import { AppendConflictError, MemoryAppendUnknownError, AdvisorTimeoutError } fr
 import {
   countMessageTokens,
   createChatMemory,
-  gptTokenizer,
-  inMemoryChatMemoryStore,
-  messageWindow,
-  tokenWindow,
+  createGptTokenizer,
+  createInMemoryChatMemoryStore,
+  createMessageWindow,
+  createTokenWindow,
   type ChatMemoryStore,
   type SettlingChatMemoryStore,
 } from '../../src/memory/index.ts';
@@ -51,7 +51,7 @@ describe('createChatMemory', () => {
   });
 
   it('keeps at most one system message, first in the history, replaced by a different one', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 2 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 2 }) });
     await memory.appendTurn('c', [{ role: 'system', content: 'You are terse.' }, user('a'), answer('A')]);
     for (const text of ['b', 'c', 'd']) await memory.appendTurn('c', [user(text), answer(text.toUpperCase())]);
     expect(await memory.messages('c')).toEqual([{ role: 'system', content: 'You are terse.' }, user('d'), answer('D')]);
@@ -63,7 +63,7 @@ describe('createChatMemory', () => {
   });
 
   it('evicts whole turns from the oldest and never splits a tool call from its result', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 5 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 5 }) });
     await memory.appendTurn('c', [user('old'), answer('old answer')]);
     await memory.appendTurn('c', [user('weather?'), toolCall('t1'), toolResult('t1'), answer('21 degrees')]);
     await memory.appendTurn('c', [user('thanks'), answer('welcome')]);
@@ -71,31 +71,31 @@ describe('createChatMemory', () => {
     const messages = await memory.messages('c');
     expect(messages).toEqual([user('thanks'), answer('welcome')]);
 
-    const wider = createChatMemory({ store: memory.store, window: messageWindow({ maxMessages: 6 }) });
+    const wider = createChatMemory({ store: memory.store, window: createMessageWindow({ maxMessages: 6 }) });
     const six = await wider.messages('c');
     expect(six).toHaveLength(6);
     expectToolPairsIntact(six);
   });
 
   it('keeps a tool call and a result answered in a later turn together', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 3 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 3 }) });
     await memory.appendTurn('c', [user('weather?'), toolCall('t1')]);
     await memory.appendTurn('c', [toolResult('t1'), answer('21 degrees')]);
     // The second turn alone would fit but would orphan its result: the two go as one unit, of which the newest messages that fit are kept.
     expect(await memory.messages('c')).toEqual([toolCall('t1'), toolResult('t1'), answer('21 degrees')]);
-    const wider = createChatMemory({ store: memory.store, window: messageWindow({ maxMessages: 4 }) });
+    const wider = createChatMemory({ store: memory.store, window: createMessageWindow({ maxMessages: 4 }) });
     expect(await wider.messages('c')).toEqual([user('weather?'), toolCall('t1'), toolResult('t1'), answer('21 degrees')]);
   });
 
   it('respects a token budget counted with the real o200k tokenizer', async () => {
-    const tokenizer = gptTokenizer();
+    const tokenizer = createGptTokenizer();
     await tokenizer.load!();
     // The tokenizer agrees with gpt-tokenizer's own encoder.
     const sample = 'The quick brown fox jumps over the lazy dog, 漢字 and <|endoftext|>.';
     expect(tokenizer.countTokens(sample)).toBe(encode(sample, { disallowedSpecial: new Set() }).length);
 
     const maxTokens = 120;
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens, tokenizer }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens, tokenizer }) });
     const system: ModelMessage = { role: 'system', content: 'Answer in one sentence about geography.' };
     await memory.appendTurn('c', [system, user('Start.'), answer('Ok.')]);
     for (let turn = 0; turn < 30; turn++) {
@@ -117,21 +117,21 @@ describe('createChatMemory', () => {
   });
 
   it('keeps the system message when it alone exceeds the token budget', async () => {
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 10 }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 10 }) });
     await memory.appendTurn('c', [{ role: 'system', content: 'word '.repeat(50) }, user('hi'), answer('ho')]);
     expect(await memory.messages('c')).toEqual([{ role: 'system', content: 'word '.repeat(50) }]);
   });
 
   it('reads only about a window of entries from the store, however long the history', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const read = vi.spyOn(store, 'read');
-    const memory = createChatMemory({ store, window: messageWindow({ maxMessages: 20 }) });
+    const memory = createChatMemory({ store, window: createMessageWindow({ maxMessages: 20 }) });
     for (let turn = 0; turn < 2_000; turn++) await memory.appendTurn('c', [user(`q${turn}`), answer(`a${turn}`)]);
     expect(await memory.messages('c')).toHaveLength(20);
     expect(read.mock.calls.map(([, options]) => options?.last)).toEqual([21]);
 
     read.mockClear();
-    const tokens = createChatMemory({ store, window: tokenWindow({ maxTokens: 2_000 }) });
+    const tokens = createChatMemory({ store, window: createTokenWindow({ maxTokens: 2_000 }) });
     const messages = await tokens.messages('c');
     expect(messages.length).toBeGreaterThan(64);
     const largestRead = Math.max(...read.mock.calls.map(([, options]) => options?.last ?? Infinity));
@@ -149,7 +149,7 @@ describe('createChatMemory', () => {
   });
 
   it('rejects bad input before any store call', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const append = vi.spyOn(store, 'appendTurn');
     const memory = createChatMemory({ store });
     await expect(memory.appendTurn('', [user('x')])).rejects.toThrow(/conversationId/);
@@ -159,8 +159,8 @@ describe('createChatMemory', () => {
     expect(append).not.toHaveBeenCalled();
     expect(() => createChatMemory({ timeout: 0 })).toThrow(/timeout/);
     expect(() => createChatMemory({ store: {} as never })).toThrow(/store/);
-    expect(() => messageWindow({ maxMessages: 0 })).toThrow(/maxMessages/);
-    expect(() => tokenWindow({ maxTokens: -1 })).toThrow(/maxTokens/);
+    expect(() => createMessageWindow({ maxMessages: 0 })).toThrow(/maxMessages/);
+    expect(() => createTokenWindow({ maxTokens: -1 })).toThrow(/maxTokens/);
   });
 
   it('reports a failing store as a memory-store ComponentError and a hanging one as a TimeoutError', async () => {
@@ -193,7 +193,7 @@ describe('createChatMemory', () => {
  * and runs it late, after the caller gave up.
  */
 function stallingStore() {
-  const inner = inMemoryChatMemoryStore();
+  const inner = createInMemoryChatMemoryStore();
   let stalled = false;
   const held: Array<() => void> = [];
   const landed: Array<Promise<unknown>> = [];
@@ -348,7 +348,7 @@ describe('createChatMemory: idempotent appends', () => {
   });
 
   it('treats a store that cancels a new attempt, or answers nothing, as a memory-store error', async () => {
-    const inner = inMemoryChatMemoryStore();
+    const inner = createInMemoryChatMemoryStore();
     for (const outcome of ['cancelled', undefined]) {
       const store = { ...inner, appendTurn: async () => outcome as never };
       await expect(createChatMemory({ store }).appendTurn('c', [user('q')])).rejects.toMatchObject({
@@ -360,7 +360,7 @@ describe('createChatMemory: idempotent appends', () => {
   });
 
   it('validates the key and keepProviderItemIds', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const append = vi.spyOn(store, 'appendTurn');
     const memory = createChatMemory({ store });
     for (const key of ['', 'k'.repeat(513), 'nul\u0000', 3 as never]) {

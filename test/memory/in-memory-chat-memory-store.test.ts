@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { inMemoryChatMemoryStore } from '../../src/memory/index.ts';
+import { createInMemoryChatMemoryStore } from '../../src/memory/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 
-describeChatMemoryStoreContract('in-memory', () => inMemoryChatMemoryStore());
+describeChatMemoryStoreContract('in-memory', () => createInMemoryChatMemoryStore());
 
-describe('inMemoryChatMemoryStore', () => {
+describe('createInMemoryChatMemoryStore', () => {
   it('stores copies: mutating appended or read messages does not change the history', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const content = [{ type: 'text' as const, text: 'original' }];
     await store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
     content[0].text = 'mutated';
@@ -17,7 +17,7 @@ describe('inMemoryChatMemoryStore', () => {
   });
 
   it('lists only conversations with messages: settling an append creates none, and clear forgets its keys', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     expect(await store.settleAppend('settled-only', { key: 'k', attemptId: 'a' })).toBe('absent');
     expect(store.conversationIds()).toEqual([]);
     const turn = turnOf(entriesOf([{ role: 'user', content: 'hi' }]));

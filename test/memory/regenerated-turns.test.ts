@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AdvisorArgumentError } from '../../src/errors/index.ts';
-import { createChatMemory, inMemoryChatMemoryStore, messageWindow } from '../../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createMessageWindow } from '../../src/memory/index.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const answer = (text: string): ModelMessage => ({ role: 'assistant', content: text });
@@ -28,7 +28,7 @@ describe('reading a conversation with regenerated turns', () => {
   });
 
   it('removes the replaced turn from the store: a whole read of the store holds the new answer only', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const memory = createChatMemory({ store, window: false });
     await memory.appendTurn('c', [user('Q'), answer('A')], { metadata: { turnId: 't' } });
     await memory.appendTurn('c', [user('Q'), answer('B')], { metadata: { turnId: 'r', regenerates: 't' } });
@@ -36,7 +36,7 @@ describe('reading a conversation with regenerated turns', () => {
   });
 
   it('fills a window with the current conversation when the regenerated turn is older than the window', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 4 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 4 }) });
     for (let turn = 1; turn <= 5; turn++) {
       await memory.appendTurn('c', [user(`Q${turn}`), answer(`A${turn}`)], { metadata: { turnId: `t${turn}` } });
     }

@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChatMemory, inMemoryChatMemoryStore, messageWindow, type ChatMemoryStore } from '../../src/memory/index.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore } from '../../src/redis/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createMessageWindow, type ChatMemoryStore } from '../../src/memory/index.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createRedisChatMemoryStore } from '../../src/redis/index.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
 import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
@@ -11,12 +11,12 @@ import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 type StoreUnderTest = { store: ChatMemoryStore; cleanUp(): Promise<void> };
 
 const stores: Array<[string, ServiceVariable[], () => StoreUnderTest]> = [
-  ['in-memory', [], () => ({ store: inMemoryChatMemoryStore(), cleanUp: async () => undefined })],
+  ['in-memory', [], () => ({ store: createInMemoryChatMemoryStore(), cleanUp: async () => undefined })],
   [
     'Redis',
     ['REDIS_URL'],
     () => {
-      const store = redisChatMemoryStore({ keyPrefix: `ai-advisors-regen:${crypto.randomUUID()}` });
+      const store = createRedisChatMemoryStore({ keyPrefix: `ai-advisors-regen:${crypto.randomUUID()}` });
       return {
         store,
         cleanUp: async () => {
@@ -36,7 +36,7 @@ const stores: Array<[string, ServiceVariable[], () => StoreUnderTest]> = [
         await pool.query(dropChatMemoryTables(tableName));
         await pool.end();
       };
-      return { store: postgresChatMemoryStore({ pool, tableName }), cleanUp };
+      return { store: createPostgresChatMemoryStore({ pool, tableName }), cleanUp };
     },
   ],
 ];
@@ -87,7 +87,7 @@ for (const [name, variables, create] of stores) {
         // A window reads the store once: no replaced turn is left for it to reach back past.
         let reads = 0;
         const counted: ChatMemoryStore = { ...store, read: (...args) => (reads++, store.read(...args)) };
-        const windowed = createChatMemory({ store: counted, window: messageWindow({ maxMessages: 4 }) });
+        const windowed = createChatMemory({ store: counted, window: createMessageWindow({ maxMessages: 4 }) });
         expect(texts(await windowed.messages('c'))).toEqual([
           'user: First',
           'assistant: One',
@@ -142,7 +142,7 @@ for (const [name, variables, create] of stores) {
 
 describe('a regeneration of a turn the store no longer looks back to', () => {
   it('is left to reads, which leave the replaced turns out', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const memory = createChatMemory({ store, window: false });
     await memory.appendTurn(
       'far',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createChatMemory, inMemoryChatMemoryStore, tokenWindow, type Tokenizer } from '../../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow, type Tokenizer } from '../../src/memory/index.ts';
 
 function countingTokenizer(name = 'words') {
   const counted: string[] = [];
@@ -16,7 +16,7 @@ function countingTokenizer(name = 'words') {
 describe('token counts stored with each message', () => {
   it('are counted once, when the message is appended, and never again on read', async () => {
     const { tokenizer, counted } = countingTokenizer();
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 100, tokenizer }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 100, tokenizer }) });
     const long = 'word '.repeat(50_000);
     await memory.appendTurn('c', [
       { role: 'user', content: long },
@@ -41,13 +41,15 @@ describe('token counts stored with each message', () => {
   });
 
   it('are counted again on read when the window measures differently than when they were stored', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     const first = countingTokenizer('first');
-    await createChatMemory({ store, window: tokenWindow({ maxTokens: 100, tokenizer: first.tokenizer }) }).appendTurn('c', [
+    await createChatMemory({ store, window: createTokenWindow({ maxTokens: 100, tokenizer: first.tokenizer }) }).appendTurn('c', [
       { role: 'user', content: 'one two three' },
     ]);
     const second = countingTokenizer('second');
-    const messages = await createChatMemory({ store, window: tokenWindow({ maxTokens: 100, tokenizer: second.tokenizer }) }).messages('c');
+    const messages = await createChatMemory({ store, window: createTokenWindow({ maxTokens: 100, tokenizer: second.tokenizer }) }).messages(
+      'c',
+    );
     expect(messages).toHaveLength(1);
     expect(second.counted).toEqual(['one two three']);
   });

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { gptTokenizer, gptTokenizerForModel } from '../../src/memory/index.ts';
+import { createGptTokenizer, createGptTokenizerForModel } from '../../src/memory/index.ts';
 
 describe('gpt tokenizers', () => {
   it('picks the encoding of the model family', () => {
-    expect(gptTokenizerForModel('gpt-4o').name).toBe('gpt-tokenizer:o200k_base');
-    expect(gptTokenizerForModel('openai/gpt-4').name).toBe('gpt-tokenizer:cl100k_base');
-    expect(gptTokenizerForModel('gpt-3.5-turbo').name).toBe('gpt-tokenizer:cl100k_base');
-    expect(gptTokenizerForModel('claude-sonnet-4').name).toBe('gpt-tokenizer:o200k_base');
+    expect(createGptTokenizerForModel('gpt-4o').name).toBe('gpt-tokenizer:o200k_base');
+    expect(createGptTokenizerForModel('openai/gpt-4').name).toBe('gpt-tokenizer:cl100k_base');
+    expect(createGptTokenizerForModel('gpt-3.5-turbo').name).toBe('gpt-tokenizer:cl100k_base');
+    expect(createGptTokenizerForModel('claude-sonnet-4').name).toBe('gpt-tokenizer:o200k_base');
   });
 
   it('counts differently per encoding, after loading lazily', async () => {
-    const cl100k = gptTokenizer({ encoding: 'cl100k_base' });
+    const cl100k = createGptTokenizer({ encoding: 'cl100k_base' });
     expect(() => cl100k.countTokens('x')).toThrow(/load/);
-    const o200k = gptTokenizer();
+    const o200k = createGptTokenizer();
     await Promise.all([cl100k.load!(), o200k.load!()]);
     const text = 'नमस्ते दुनिया, यह एक परीक्षण वाक्य है।';
     expect(cl100k.countTokens(text)).not.toBe(o200k.countTokens(text));
-    expect(() => gptTokenizer({ encoding: 'nope' as never })).toThrow(/encoding/);
+    expect(() => createGptTokenizer({ encoding: 'nope' as never })).toThrow(/encoding/);
   });
 });

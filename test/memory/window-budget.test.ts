@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededRandom } from '../../bench/vector/random-vectors.ts';
 import {
   createChatMemory,
-  inMemoryChatMemoryStore,
-  messageWindow,
-  tokenWindow,
+  createInMemoryChatMemoryStore,
+  createMessageWindow,
+  createTokenWindow,
   type ChatMemory,
   type ChatMemoryStore,
   type ChatMemoryWindow,
@@ -68,7 +68,7 @@ afterEach(() => {
 
 describe("a window's budget", () => {
   it('stops a read at the newest message that takes it past the budget: that message is never decoded', async () => {
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 1_000, tokenizer: words }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 1_000, tokenizer: words }) });
     await memory.appendTurn('c', [user('word '.repeat(200_000)), answer('Noted.')]);
     for (let turn = 0; turn < 40; turn++) await memory.appendTurn('c', [user(`Question ${turn}?`), answer(`Answer ${turn}.`)]);
 
@@ -80,7 +80,7 @@ describe("a window's budget", () => {
   });
 
   it('decodes that message once the budget can take it', async () => {
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 300_000, tokenizer: words }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 300_000, tokenizer: words }) });
     await memory.appendTurn('c', [user('word '.repeat(200_000)), answer('Noted.')]);
     for (let turn = 0; turn < 40; turn++) await memory.appendTurn('c', [user(`Question ${turn}?`), answer(`Answer ${turn}.`)]);
 
@@ -90,7 +90,7 @@ describe("a window's budget", () => {
   });
 
   it('keeps the newest messages of a turn whose oldest message is past the budget', async () => {
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 100, tokenizer: words }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 100, tokenizer: words }) });
     await memory.appendTurn('c', [user('Q1'), answer('A1')]);
     await memory.appendTurn('c', [user('word '.repeat(200_000)), call('x'), result('x', 'found'), answer('Done.')]);
 
@@ -100,14 +100,14 @@ describe("a window's budget", () => {
   });
 
   it.each([
-    ['tokenWindow', () => tokenWindow({ maxTokens: 60, tokenizer: words })],
-    ['tokenWindow, wide', () => tokenWindow({ maxTokens: 400, tokenizer: words })],
-    ['messageWindow', () => messageWindow({ maxMessages: 40, maxSize: 300 })],
+    ['createTokenWindow', () => createTokenWindow({ maxTokens: 60, tokenizer: words })],
+    ['createTokenWindow, wide', () => createTokenWindow({ maxTokens: 400, tokenizer: words })],
+    ['createMessageWindow', () => createMessageWindow({ maxMessages: 40, maxSize: 300 })],
   ])('selects exactly what %s selects without it, over random histories, decoding fewer messages', async (_, createWindow) => {
     let decodedWith = 0;
     let decodedWithout = 0;
     for (let seed = 1; seed <= 100; seed++) {
-      const store = inMemoryChatMemoryStore();
+      const store = createInMemoryChatMemoryStore();
       const window = createWindow();
       await appendRandomHistory(createChatMemory({ store, window }), seed);
       const budgeted = createChatMemory({ store: countingDecodes(store, () => decodedWith++), window });
@@ -120,12 +120,14 @@ describe("a window's budget", () => {
   });
 
   it('reads past entries measured under another key, counting them as nothing', async () => {
-    const store = inMemoryChatMemoryStore();
+    const store = createInMemoryChatMemoryStore();
     await createChatMemory({ store, window: false }).appendTurn('c', [user('word '.repeat(1_000)), answer('unmeasured')]);
-    const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 50, tokenizer: words }) });
+    const memory = createChatMemory({ store, window: createTokenWindow({ maxTokens: 50, tokenizer: words }) });
     await memory.appendTurn('c', [user('Q'), answer('A')]);
     expect(await memory.messages('c')).toEqual([user('Q'), answer('A')]);
-    expect(await createChatMemory({ store, window: tokenWindow({ maxTokens: 5_000, tokenizer: words }) }).messages('c')).toHaveLength(4);
+    expect(await createChatMemory({ store, window: createTokenWindow({ maxTokens: 5_000, tokenizer: words }) }).messages('c')).toHaveLength(
+      4,
+    );
   });
 });
 

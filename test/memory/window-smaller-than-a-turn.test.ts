@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createChatMemory, messageWindow, tokenWindow, type Tokenizer } from '../../src/memory/index.ts';
+import { createChatMemory, createMessageWindow, createTokenWindow, type Tokenizer } from '../../src/memory/index.ts';
 
 const wordTokenizer: Tokenizer = { name: 'words', countTokens: (text: string) => text.split(/\s+/).filter(Boolean).length };
 
@@ -14,13 +14,13 @@ const oneLongTurn: ModelMessage[] = [
 
 describe('a window smaller than one turn', () => {
   it('keeps the newest messages of the turn that fit, instead of nothing', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 2 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 2 }) });
     await memory.appendTurn('c-window', oneLongTurn);
     expect(await memory.messages('c-window')).toEqual(oneLongTurn.slice(-2));
   });
 
   it('applies to token windows too, and to the newest turn only: older turns stay out', async () => {
-    const memory = createChatMemory({ window: tokenWindow({ maxTokens: 12, tokenizer: wordTokenizer, tokensPerMessage: 1 }) });
+    const memory = createChatMemory({ window: createTokenWindow({ maxTokens: 12, tokenizer: wordTokenizer, tokensPerMessage: 1 }) });
     await memory.appendTurn('c-tokens', [
       { role: 'user', content: 'an older turn' },
       { role: 'assistant', content: 'its answer' },
@@ -34,7 +34,7 @@ describe('a window smaller than one turn', () => {
   });
 
   it('never starts the kept part with a tool result whose call was cut off', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 2 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 2 }) });
     await memory.appendTurn('c-tools', [
       { role: 'user', content: 'weather?' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'w1', toolName: 'weather', input: {} }] },
@@ -45,7 +45,7 @@ describe('a window smaller than one turn', () => {
   });
 });
 
-describe('messageWindow size limit', () => {
+describe('createMessageWindow size limit', () => {
   it('keeps a huge stored message out of the history sent to the model, by default', async () => {
     const memory = createChatMemory();
     await memory.appendTurn('c-size', [
@@ -64,8 +64,8 @@ describe('messageWindow size limit', () => {
   });
 
   it('is configurable and validated', async () => {
-    expect(() => messageWindow({ maxMessages: 20, maxSize: 0 })).toThrow(/maxSize: expected a positive integer/);
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 20, maxSize: 10_000_000 }) });
+    expect(() => createMessageWindow({ maxMessages: 20, maxSize: 0 })).toThrow(/maxSize: expected a positive integer/);
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 20, maxSize: 10_000_000 }) });
     await memory.appendTurn('c-roomy', [{ role: 'user', content: 'x'.repeat(5_000_000) }]);
     expect(await memory.messages('c-roomy')).toHaveLength(1);
   });

@@ -9,7 +9,7 @@ import { createInMemoryIngestionManifest } from '../../src/ingestion/ingestion-m
 import { ingest } from '../../src/ingestion/ingest.ts';
 import { createRecursiveCharacterSplitter } from '../../src/ingestion/recursive-character-splitter.ts';
 import { pgVectorMigration } from '../../src/pgvector/pgvector-schema.ts';
-import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
+import { createVectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
 import { vectorSearchSql } from '../../src/pgvector/search-sql.ts';
 import { startFaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel, topicEmbedding } from '../qdrant/topic-embedding-model.ts';
@@ -387,14 +387,14 @@ describe.each(targets)('createPgVectorStore on $name', ({ start }) => {
     expect((await plain.search({ vector: [1, 0, 0, 0.1], topK: 3, filter: eq('rare', true) })).length).toBeLessThan(3);
   });
 
-  it('serves ingest() and vectorStoreRetriever unchanged: re-ingestion deletes the chunks a document lost', async () => {
+  it('serves ingest() and createVectorStoreRetriever unchanged: re-ingestion deletes the chunks a document lost', async () => {
     const vectorStore = store();
     const manifest = createInMemoryIngestionManifest();
     const splitter = createRecursiveCharacterSplitter({ chunkSize: 30 });
     const guide = { id: 'guide', text: 'A cat naps. A kitten plays. A dog barks. A puppy runs. A car honks.', metadata: { tenant: 'a' } };
     const first = await ingest({ documents: [guide], splitter, embeddingModel: createTopicEmbeddingModel(), store: vectorStore, manifest });
     expect(first.added).toBeGreaterThan(2);
-    const retriever = vectorStoreRetriever({ store: vectorStore, topK: 10, filter: eq('tenant', 'a') });
+    const retriever = createVectorStoreRetriever({ store: vectorStore, topK: 10, filter: eq('tenant', 'a') });
     expect((await retriever.retrieve('puppy')).length).toBe(first.added);
 
     const second = await ingest({

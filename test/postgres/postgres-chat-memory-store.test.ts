@@ -1,8 +1,14 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ModelMessage } from 'ai';
-import { createChatMemory, inMemoryChatMemoryStore, tokenWindow, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
-import { chatMemoryMigration, postgresChatMemoryStore } from '../../src/postgres/index.ts';
+import {
+  createChatMemory,
+  createInMemoryChatMemoryStore,
+  createTokenWindow,
+  type ChatMemoryStore,
+  type MemoryEntry,
+} from '../../src/memory/index.ts';
+import { chatMemoryMigration, createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -16,7 +22,7 @@ describe('chatMemoryMigration', () => {
   });
 });
 
-describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL'], ({ DATABASE_URL: connectionString }) => {
+describeWithServices('createPostgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL'], ({ DATABASE_URL: connectionString }) => {
   const tableName = `chat_memory_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString, max: 20 });
 
@@ -26,17 +32,17 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     await pool.end();
   });
 
-  describeChatMemoryStoreContract('postgres', () => postgresChatMemoryStore({ pool, tableName }));
+  describeChatMemoryStoreContract('postgres', () => createPostgresChatMemoryStore({ pool, tableName }));
   // Behind a pooler in transaction mode, as a deployment without prepared statements runs it.
   describeChatMemoryStoreContract('postgres, statements unprepared', () =>
-    postgresChatMemoryStore({ pool, tableName: `${tableName}_np`, preparedStatements: false }),
+    createPostgresChatMemoryStore({ pool, tableName: `${tableName}_np`, preparedStatements: false }),
   );
 
   it('reads a whole history in turn order when turn numbers gain a digit, when rows are stored out of turn order, and ten or more entries of a turn in order', async () => {
     // A table of its own: moving its turn sequence back must not reorder other tests' conversations.
     const digits = `${tableName}_d`;
     try {
-      const store = postgresChatMemoryStore({ pool, tableName: digits });
+      const store = createPostgresChatMemoryStore({ pool, tableName: digits });
       await store.migrate();
       const append = (content: string) => store.appendTurn('c', turnOf(entriesOf([{ role: 'user', content }])));
       // Concurrent turns commit out of sequence order: turn 100 is stored before turns 98 and 99.
@@ -58,7 +64,10 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
   });
 
   it('never decodes a message older than the budget of the window: a 5 MB message costs a later turn no JSON.parse', async () => {
-    const memory = createChatMemory({ store: postgresChatMemoryStore({ pool, tableName }), window: tokenWindow({ maxTokens: 500 }) });
+    const memory = createChatMemory({
+      store: createPostgresChatMemoryStore({ pool, tableName }),
+      window: createTokenWindow({ maxTokens: 500 }),
+    });
     const conversationId = `huge-${crypto.randomUUID()}`;
     await memory.appendTurn(conversationId, [{ role: 'user', content: 'lorem ipsum '.repeat(400_000) }]);
     await memory.appendTurn(conversationId, [
@@ -73,7 +82,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       ]);
       expect(parse.mock.calls.filter(([text]) => text.length > 1_000_000)).toEqual([]);
       expect(
-        await createChatMemory({ store: postgresChatMemoryStore({ pool, tableName }), window: false }).messages(conversationId),
+        await createChatMemory({ store: createPostgresChatMemoryStore({ pool, tableName }), window: false }).messages(conversationId),
       ).toHaveLength(3);
       expect(parse.mock.calls.filter(([text]) => text.length > 1_000_000)).toHaveLength(1);
     } finally {
@@ -84,7 +93,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
   it('creates its tables once even when many stores start concurrently', async () => {
     const fresh = `${tableName}_m`;
     try {
-      const stores = Array.from({ length: 5 }, () => postgresChatMemoryStore({ pool, tableName: fresh }));
+      const stores = Array.from({ length: 5 }, () => createPostgresChatMemoryStore({ pool, tableName: fresh }));
       await Promise.all(stores.map((store) => store.read('x')));
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE $1`, [`${fresh}%`]);
       expect(rows[0].n).toBe(5);
@@ -96,7 +105,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
   it('does not create tables when createTables is false, and works after the exported migration ran', async () => {
     const manual = `${tableName}_x`;
     try {
-      const store = postgresChatMemoryStore({ pool, tableName: manual, createTables: false });
+      const store = createPostgresChatMemoryStore({ pool, tableName: manual, createTables: false });
       await expect(store.read('x')).rejects.toThrow(/does not exist/);
       await pool.query(chatMemoryMigration({ tableName: manual }));
       await store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'hi' }])));
@@ -118,7 +127,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
           JSON.stringify({ turnId: 't0', createdAt: { '$ai-advisors': 'date', value: new Date().toISOString() } }),
         ],
       );
-      const store = postgresChatMemoryStore({ pool, tableName: upgraded, createTables: false });
+      const store = createPostgresChatMemoryStore({ pool, tableName: upgraded, createTables: false });
       await expect(store.appendTurn('x', turnOf(entriesOf([{ role: 'user', content: 'new' }])))).rejects.toThrow(
         /_appends" does not exist/,
       );
@@ -131,7 +140,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
   });
 
   it('settles an append blocked behind a table lock without waiting for it, and the append then writes nothing', async () => {
-    const store = postgresChatMemoryStore({ pool, tableName });
+    const store = createPostgresChatMemoryStore({ pool, tableName });
     await store.migrate();
     const locker = await pool.connect();
     try {
@@ -205,8 +214,8 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     }
 
     it('moves older entries into segments, keeps the newest and the large ones as rows, and reads the same history', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName, compaction });
-      const reference = inMemoryChatMemoryStore();
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction });
+      const reference = createInMemoryChatMemoryStore();
       await appendAll(store, 'segmented', conversation);
       await appendAll(reference, 'segmented', conversation);
 
@@ -225,8 +234,8 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('never decodes a large entry left among segments for a window that cannot keep it', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName, compaction });
-      const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 2_000 }) });
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction });
+      const memory = createChatMemory({ store, window: createTokenWindow({ maxTokens: 2_000 }) });
       for (const entries of conversation)
         await memory.appendTurn(
           'large-among-segments',
@@ -245,12 +254,12 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('compacts a conversation stored before segments existed on its next append', async () => {
-      const reference = inMemoryChatMemoryStore();
-      await appendAll(postgresChatMemoryStore({ pool, tableName, compaction: false }), 'before-segments', conversation.slice(0, 50));
+      const reference = createInMemoryChatMemoryStore();
+      await appendAll(createPostgresChatMemoryStore({ pool, tableName, compaction: false }), 'before-segments', conversation.slice(0, 50));
       await pool.query(`DELETE FROM "${tableName}_conversations" WHERE conversation_id = 'before-segments'`);
       expect((await countRows('before-segments')).segments).toBe(0);
 
-      const store = postgresChatMemoryStore({ pool, tableName, compaction });
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction });
       await store.appendTurn('before-segments', turnOf(conversation[50]));
       await appendAll(reference, 'before-segments', conversation.slice(0, 51));
       expect((await countRows('before-segments')).segments).toBeGreaterThanOrEqual(2);
@@ -259,12 +268,12 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('moves a long backlog a bounded batch per append: 64 segments at most, the next batch due on the next append', async () => {
-      const legacy = postgresChatMemoryStore({ pool, tableName, compaction: false });
+      const legacy = createPostgresChatMemoryStore({ pool, tableName, compaction: false });
       const turns = Array.from({ length: 310 }, (_, turn) => entriesOf([{ role: 'user', content: `m${turn}` }]));
       await legacy.appendTurn('backlog', turnOf(turns.slice(0, 300).flat()));
       await pool.query(`DELETE FROM "${tableName}_conversations" WHERE conversation_id = 'backlog'`);
 
-      const store = postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 2 } });
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 2 } });
       const segmentsAfter: number[] = [];
       for (const entries of turns.slice(300)) {
         await store.appendTurn('backlog', turnOf(entries));
@@ -279,7 +288,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('loses no turn and keeps every turn whole and in order when turns and compactions run concurrently', async () => {
-      const stores = Array.from({ length: 4 }, () => postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } }));
+      const stores = Array.from({ length: 4 }, () => createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } }));
       const turns = Array.from({ length: 60 }, (_, turn) =>
         entriesOf([
           { role: 'user', content: `q${turn}` },
@@ -300,7 +309,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('clears a conversation while a compaction is moving its entries: nothing of the cleared history comes back', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 8 } });
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 8 } });
       const turns = Array.from({ length: 80 }, (_, turn) => entriesOf([{ role: 'user', content: `c${turn}` }]));
       // 72 entries, one short of a compaction (64 + 8).
       for (const entries of turns.slice(0, 71)) await store.appendTurn('cleared-mid-compaction', turnOf(entries));
@@ -331,7 +340,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
 
     it('validates its options', () => {
       for (const bad of [null, 'yes', { segmentEntries: 1 }, { segmentEntries: 2.5 }, { segmentEntries: Infinity }]) {
-        expect(() => postgresChatMemoryStore({ pool, tableName, compaction: bad as never })).toThrow(/compaction/);
+        expect(() => createPostgresChatMemoryStore({ pool, tableName, compaction: bad as never })).toThrow(/compaction/);
       }
     });
   });
@@ -349,7 +358,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     }
 
     it('keeps the keys of the turns among the newest 64 entries, purges the older ones, and stays a small part of the data', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName });
+      const store = createPostgresChatMemoryStore({ pool, tableName });
       const turns = Array.from({ length: 600 }, (_, index) => ({
         ...turnOf(entriesOf([{ role: 'user', content: `message ${index}` }])),
         digest: `sha256:${index}`,
@@ -374,7 +383,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('purges what 0.2 wrote (attempt rows, and key rows without a turn) as the conversation grows', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName });
+      const store = createPostgresChatMemoryStore({ pool, tableName });
       await store.appendTurn('ledger-0.2', turnOf(entriesOf([{ role: 'user', content: 'first' }])));
       await pool.query(
         `INSERT INTO "${tableName}_appends" (conversation_id, append_key) SELECT 'ledger-0.2', 'attempt:' || n FROM generate_series(1, 50) AS n
@@ -389,7 +398,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
     });
 
     it('clear leaves no row of the conversation in any table: entries, segments, system message, ledger, settled attempts', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName });
+      const store = createPostgresChatMemoryStore({ pool, tableName });
       await store.appendTurn(
         'ledger-clear',
         turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]),
@@ -424,7 +433,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
 
     it('prepares each statement once per connection, and prepares none when told not to', async () => {
       await withOneConnection(async (single) => {
-        const store = postgresChatMemoryStore({ pool: single, tableName });
+        const store = createPostgresChatMemoryStore({ pool: single, tableName });
         await store.appendTurn('prepared', turnOf(history));
         const afterAppend = await preparedNames(single);
         for (let read = 0; read < 3; read++) await store.read('prepared');
@@ -437,7 +446,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
         expect(afterReads).toEqual(expect.arrayContaining(afterAppend));
       });
       await withOneConnection(async (single) => {
-        const store = postgresChatMemoryStore({ pool: single, tableName, preparedStatements: false });
+        const store = createPostgresChatMemoryStore({ pool: single, tableName, preparedStatements: false });
         expect((await store.read('prepared')).entries.map((entry) => entry.message)).toEqual(history.map((entry) => entry.message));
         expect(await preparedNames(single)).toEqual([]);
       });
@@ -447,8 +456,8 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
       const recreated = `${tableName}_r`;
       try {
         await withOneConnection(async (single) => {
-          const store = postgresChatMemoryStore({ pool: single, tableName: recreated });
-          const neighbour = postgresChatMemoryStore({ pool: single, tableName });
+          const store = createPostgresChatMemoryStore({ pool: single, tableName: recreated });
+          const neighbour = createPostgresChatMemoryStore({ pool: single, tableName });
           await store.appendTurn('reset', turnOf(history));
           await neighbour.appendTurn('neighbour', turnOf(history));
           await store.read('reset');
@@ -467,7 +476,7 @@ describeWithServices('postgresChatMemoryStore (live PostgreSQL)', ['DATABASE_URL
 
     it('validates the option', () => {
       for (const bad of [null, 'yes', 1]) {
-        expect(() => postgresChatMemoryStore({ pool, tableName, preparedStatements: bad as never })).toThrow(/preparedStatements/);
+        expect(() => createPostgresChatMemoryStore({ pool, tableName, preparedStatements: bad as never })).toThrow(/preparedStatements/);
       }
     });
   });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inMemoryChatMemoryStore } from '../../src/memory/in-memory-chat-memory-store.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createInMemoryChatMemoryStore } from '../../src/memory/in-memory-chat-memory-store.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeWithServices } from '../helpers/services.ts';
 import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
@@ -37,8 +37,8 @@ describeWithServices(
     const pool = new pg.Pool({ connectionString, max: 4 });
     // Small segments, so that every run compacts many times; the backlog a store without compaction leaves makes batches
     // of many rows, with turn numbers on both sides of a digit boundary.
-    const store = postgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 4 } });
-    const rowsOnly = postgresChatMemoryStore({ pool, tableName, compaction: false });
+    const store = createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 4 } });
+    const rowsOnly = createPostgresChatMemoryStore({ pool, tableName, compaction: false });
 
     beforeAll(() => store.migrate());
     afterAll(async () => {
@@ -51,7 +51,7 @@ describeWithServices(
       await fc.assert(
         fc.asyncProperty(fc.array(step, { minLength: 100, maxLength: 300 }), fc.integer({ min: 1, max: 150 }), async (steps, start) => {
           const conversationId = `order-${run++}`;
-          const oracle = inMemoryChatMemoryStore();
+          const oracle = createInMemoryChatMemoryStore();
           // Start low, with turn numbers sparse (as when other conversations share the sequence), so that one batch
           // holds turns of two, three and four digits: 10 < 9 and 100 < 99 as text.
           await pool.query(`SELECT setval('"${tableName}_turn_seq"', $1::bigint)`, [start]);
@@ -90,7 +90,7 @@ describeWithServices(
   ({ DATABASE_URL }) => {
     const tableName = `chat_memory_repair_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-    const store = postgresChatMemoryStore({ pool, tableName, compaction: false });
+    const store = createPostgresChatMemoryStore({ pool, tableName, compaction: false });
 
     afterAll(async () => {
       await pool.query(dropChatMemoryTables(tableName));

@@ -1,10 +1,10 @@
 import { createClient } from 'redis';
 import type { ModelMessage } from 'ai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createChatMemory, inMemoryChatMemoryStore, tokenWindow } from '../../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow } from '../../src/memory/index.ts';
 import type { MemoryEntry } from '../../src/memory/memory-entry.ts';
 import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
-import { escapeKeySegment, redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { escapeKeySegment, createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -19,10 +19,10 @@ describe('escapeKeySegment', () => {
   });
 });
 
-describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDIS_URL: url }) => {
+describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDIS_URL: url }) => {
   const keyPrefix = `ai-advisors-test:${crypto.randomUUID()}`;
   const client = createClient({ url }) as AnyRedisClient;
-  const stores: Array<ReturnType<typeof redisChatMemoryStore>> = [];
+  const stores: Array<ReturnType<typeof createRedisChatMemoryStore>> = [];
 
   afterAll(async () => {
     if (!client.isOpen) await client.connect();
@@ -34,7 +34,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   });
 
   describeChatMemoryStoreContract('redis', () => {
-    const store = redisChatMemoryStore({ url, keyPrefix });
+    const store = createRedisChatMemoryStore({ url, keyPrefix });
     stores.push(store);
     return store;
   });
@@ -46,7 +46,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   }
 
   it('writes only namespaced keys in one hash slot: a log, its entry ends, a system key, append keys and digests, settled attempts; clear leaves none', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix });
+    const store = createRedisChatMemoryStore({ client, keyPrefix });
     const turn = {
       ...turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]),
       digest: 'sha256:hi',
@@ -69,7 +69,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   });
 
   it('still cancels an attempt that 0.2 settled (a tombstone key of its own)', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix });
+    const store = createRedisChatMemoryStore({ client, keyPrefix });
     const turn = turnOf(entriesOf([{ role: 'user', content: 'late' }]));
     await client.set(`${keyPrefix}:{legacy-tombstone}:cancelled:${escapeKeySegment(turn.attemptId)}`, '1', { EX: 60 });
     expect(await store.appendTurn('legacy-tombstone', turn)).toBe('cancelled');
@@ -77,7 +77,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   });
 
   it('expires a conversation, its system message and its append keys after ttlSeconds', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
+    const store = createRedisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
     await store.appendTurn('ttl', turnOf(entriesOf([{ role: 'user', content: 'hi' }]), entriesOf([{ role: 'system', content: 's' }])[0]));
     for (const suffix of ['log', 'log-ends', 'system', 'appends']) {
       const ttl = await client.ttl(`${keyPrefix}:{ttl}:${suffix}`);
@@ -97,7 +97,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     const contents = (entries: readonly MemoryEntry[]) => entries.map((entry) => entry.message.content);
 
     it('is read whole and by its newest entries, and later turns go to the same list', async () => {
-      const store = redisChatMemoryStore({ client, keyPrefix });
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
       await client.rPush(listKey('legacy'), conversation.slice(0, 4).flat().map(serializeMemoryEntry));
       for (const entries of conversation.slice(4)) await store.appendTurn('legacy', turnOf(entries));
 
@@ -108,7 +108,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     });
 
     it('follows the log when a list was started after it (a 0.1 process appending during an upgrade)', async () => {
-      const store = redisChatMemoryStore({ client, keyPrefix });
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
       for (const entries of conversation.slice(0, 3)) await store.appendTurn('upgrading', turnOf(entries));
       await client.rPush(listKey('upgrading'), conversation[3].map(serializeMemoryEntry));
       for (const entries of conversation.slice(4)) await store.appendTurn('upgrading', turnOf(entries));
@@ -121,7 +121,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     });
 
     it('takes the turns that would grow a log past 256 MiB', async () => {
-      const store = redisChatMemoryStore({ client, keyPrefix });
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
       const logKey = `${keyPrefix}:{full}:log`;
       // A log of 256 MiB less 10 bytes, written server-side: no turn fits in it any more.
       await client.setRange(logKey, 256 * 1024 * 1024 - 11, ',');
@@ -137,7 +137,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   });
 
   it('loads its scripts into a server that has none (after SCRIPT FLUSH) and appends a turn of 2,500 messages whole', async () => {
-    const store = redisChatMemoryStore({ client, keyPrefix });
+    const store = createRedisChatMemoryStore({ client, keyPrefix });
     await client.scriptFlush();
     const messages = Array.from({ length: 2_500 }, (_, index) => ({ role: 'user' as const, content: `m${index}` }));
     expect(await store.appendTurn('large', turnOf(entriesOf(messages)))).toBe('stored');
@@ -159,8 +159,8 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     const longTexts = (parse: { mock: { calls: unknown[][] } }) => parse.mock.calls.filter(([text]) => String(text).length > 1_000_000);
 
     it('is kept apart and never fetched or decoded for a window whose budget cannot keep it; a whole read returns it', async () => {
-      const store = redisChatMemoryStore({ client, keyPrefix });
-      const memory = createChatMemory({ store, window: tokenWindow({ maxTokens: 500 }) });
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const memory = createChatMemory({ store, window: createTokenWindow({ maxTokens: 500 }) });
       for (const messages of turns) await memory.appendTurn('apart', messages);
       expect(await client.hLen(`${keyPrefix}:{apart}:messages-apart`)).toBe(1);
 
@@ -176,7 +176,7 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     });
 
     it('round-trips exactly, binary data included, and expires and clears with its conversation', async () => {
-      const store = redisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
+      const store = createRedisChatMemoryStore({ client, keyPrefix, ttlSeconds: 60 });
       const data = new Uint8Array(300_000).map((_, index) => index % 251);
       const message: ModelMessage = { role: 'user', content: [{ type: 'file', data, mediaType: 'application/octet-stream' }] };
       await store.appendTurn('apart-bytes', turnOf(entriesOf([message, { role: 'user', content: 'and this' }])));
@@ -204,9 +204,9 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
           { role: 'assistant', content: 'Done.' },
         ],
       ];
-      const window = tokenWindow({ maxTokens: 500 });
-      const redisMemory = createChatMemory({ store: redisChatMemoryStore({ client, keyPrefix }), window });
-      const reference = createChatMemory({ store: inMemoryChatMemoryStore(), window });
+      const window = createTokenWindow({ maxTokens: 500 });
+      const redisMemory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window });
+      const reference = createChatMemory({ store: createInMemoryChatMemoryStore(), window });
       for (const messages of conversation) {
         await redisMemory.appendTurn('apart-call', messages);
         await reference.appendTurn('apart-call', messages);
@@ -219,11 +219,11 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
     });
 
     it('is read with its entry from one snapshot: reads racing clears and appends never fail and never see half a conversation', async () => {
-      const writer = redisChatMemoryStore({ client, keyPrefix });
+      const writer = createRedisChatMemoryStore({ client, keyPrefix });
       const reader = createClient({ url }) as AnyRedisClient;
       await reader.connect();
       try {
-        const store = redisChatMemoryStore({ client: reader, keyPrefix });
+        const store = createRedisChatMemoryStore({ client: reader, keyPrefix });
         const conversation = [huge('Kept apart.'), { role: 'user' as const, content: 'After it.' }];
         let writing = true;
         const writes = (async () => {
@@ -251,8 +251,8 @@ describeWithServices('redisChatMemoryStore (live Redis)', ['REDIS_URL'], ({ REDI
   });
 
   it('validates options', () => {
-    expect(() => redisChatMemoryStore({ client, keyPrefix: '' })).toThrow(/keyPrefix/);
-    expect(() => redisChatMemoryStore({ client, keyPrefix: 'a{b}' })).toThrow(/keyPrefix/);
-    expect(() => redisChatMemoryStore({ client, ttlSeconds: 0 })).toThrow(/ttlSeconds/);
+    expect(() => createRedisChatMemoryStore({ client, keyPrefix: '' })).toThrow(/keyPrefix/);
+    expect(() => createRedisChatMemoryStore({ client, keyPrefix: 'a{b}' })).toThrow(/keyPrefix/);
+    expect(() => createRedisChatMemoryStore({ client, ttlSeconds: 0 })).toThrow(/ttlSeconds/);
   });
 });

@@ -2,7 +2,7 @@ import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { and, eq } from '../../src/filter/filter-builder.ts';
 import type { VectorSearchRequest, VectorStore } from '../../src/retrieval/vector-store.ts';
-import { vectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
+import { createVectorStoreRetriever } from '../../src/retrieval/vector-store-retriever.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 
 function recordingStore(): VectorStore & { requests: VectorSearchRequest[] } {
@@ -16,7 +16,7 @@ function recordingStore(): VectorStore & { requests: VectorSearchRequest[] } {
   };
 }
 
-describe('vectorStoreRetriever', () => {
+describe('createVectorStoreRetriever', () => {
   it('retrieves from the store with its defaults and the store name', async () => {
     const embeddingModel = new MockEmbeddingModelV4({
       maxEmbeddingsPerCall: 10,
@@ -27,7 +27,7 @@ describe('vectorStoreRetriever', () => {
       { id: 'cat', text: 'cat facts', metadata: {} },
       { id: 'dog', text: 'dog facts', metadata: {} },
     ]);
-    const retriever = vectorStoreRetriever({ store, topK: 1 });
+    const retriever = createVectorStoreRetriever({ store, topK: 1 });
 
     const documents = await retriever.retrieve('about cats');
 
@@ -38,7 +38,7 @@ describe('vectorStoreRetriever', () => {
   it('lets a call override topK and minScore, and passes the abort signal', async () => {
     const store = recordingStore();
     const signal = new AbortController().signal;
-    const retriever = vectorStoreRetriever({ store, name: 'docs', topK: 5, minScore: 0.2 });
+    const retriever = createVectorStoreRetriever({ store, name: 'docs', topK: 5, minScore: 0.2 });
 
     await retriever.retrieve('q');
     await retriever.retrieve('q', { topK: 9, minScore: 0.7, abortSignal: signal });
@@ -52,7 +52,7 @@ describe('vectorStoreRetriever', () => {
 
   it('ANDs its required filter with a call filter, which can never replace it', async () => {
     const store = recordingStore();
-    const retriever = vectorStoreRetriever({ store, filter: "tenant == 'acme'" });
+    const retriever = createVectorStoreRetriever({ store, filter: "tenant == 'acme'" });
 
     await retriever.retrieve('q');
     await retriever.retrieve('q', { filter: eq('lang', 'en') });
@@ -62,7 +62,7 @@ describe('vectorStoreRetriever', () => {
 
   it('passes a call filter through when there is no required one', async () => {
     const store = recordingStore();
-    await vectorStoreRetriever({ store }).retrieve('q', { filter: eq('lang', 'en') });
+    await createVectorStoreRetriever({ store }).retrieve('q', { filter: eq('lang', 'en') });
     expect(store.requests[0].filter).toEqual(eq('lang', 'en'));
   });
 
@@ -73,7 +73,7 @@ describe('vectorStoreRetriever', () => {
     [{ store: recordingStore(), filter: 'tenant ==' }, undefined],
     [{ store: recordingStore(), top: 3 }, 'top'],
   ])('rejects options %j', (options, argument) => {
-    expect(() => vectorStoreRetriever(options as never)).toThrow(
+    expect(() => createVectorStoreRetriever(options as never)).toThrow(
       expect.objectContaining(argument === undefined ? {} : { name: 'AdvisorArgumentError', argument }),
     );
   });

@@ -13,10 +13,10 @@ import { contextKey, parseNonEmptyString } from '../../src/context/context-key.t
 import { eq } from '../../src/filter/filter-builder.ts';
 import { createChatMemory } from '../../src/memory/chat-memory.ts';
 import type { ChatMemoryStore } from '../../src/memory/chat-memory-store.ts';
-import { inMemoryChatMemoryStore } from '../../src/memory/in-memory-chat-memory-store.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createInMemoryChatMemoryStore } from '../../src/memory/in-memory-chat-memory-store.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { parseDocumentContext } from '../../src/prompt/document-context.ts';
-import { redisChatMemoryStore } from '../../src/redis/index.ts';
+import { createRedisChatMemoryStore } from '../../src/redis/index.ts';
 import { createKeywordFilterReranker } from '../../src/rerank/create-keyword-filter-reranker.ts';
 import { createInMemoryVectorStore } from '../../src/vector-store/in-memory-vector-store.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
@@ -128,12 +128,12 @@ function describeConversationIsolation(
   );
 }
 
-describeConversationIsolation('in-memory store', undefined, () => inMemoryChatMemoryStore());
+describeConversationIsolation('in-memory store', undefined, () => createInMemoryChatMemoryStore());
 describeConversationIsolation('Redis store', 'REDIS_URL', () =>
-  redisChatMemoryStore({ keyPrefix: `ai-advisors-isolation:${crypto.randomUUID()}` }),
+  createRedisChatMemoryStore({ keyPrefix: `ai-advisors-isolation:${crypto.randomUUID()}` }),
 );
 describeConversationIsolation('PostgreSQL store', 'DATABASE_URL', () =>
-  postgresChatMemoryStore({ tableName: 'ai_advisors_isolation_suite' }),
+  createPostgresChatMemoryStore({ tableName: 'ai_advisors_isolation_suite' }),
 );
 
 describe('API keys and Authorization headers never appear in errors or logs', () => {

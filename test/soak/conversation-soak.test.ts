@@ -7,8 +7,8 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, expect, it } from 'vitest';
 import { createChatMemory, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
 import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
@@ -201,7 +201,7 @@ describeWithServices(
     });
 
     it('PostgreSQL: nothing lost, duplicated or reordered, and each approved payment runs once, while backends are terminated', async () => {
-      const store = postgresChatMemoryStore({ pool, tableName });
+      const store = createPostgresChatMemoryStore({ pool, tableName });
       await store.migrate();
       const report = await soak(
         'postgres',
@@ -218,7 +218,7 @@ describeWithServices(
 
     it('Redis: nothing lost, duplicated or reordered, and each approved payment runs once, while connections are killed', async () => {
       await redis.connect();
-      const store = redisChatMemoryStore({ client: redis, keyPrefix });
+      const store = createRedisChatMemoryStore({ client: redis, keyPrefix });
       const report = await soak(
         'redis',
         keyPrefix,

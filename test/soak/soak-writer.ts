@@ -12,8 +12,8 @@ import { createClient } from 'redis';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
 import { createChatClient } from '../../src/index.ts';
 import { createChatMemory, openToolCalls, type ChatMemoryStore } from '../../src/memory/index.ts';
-import { postgresChatMemoryStore } from '../../src/postgres/index.ts';
-import { redisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 
 const [backend, namespace, writerText, operationsText, logFile] = process.argv.slice(2);
 const writer = Number(writerText);
@@ -49,11 +49,11 @@ if (backend === 'redis') {
   // Named, so that the soak kills only its writers' connections.
   redisClient = createClient({ url: process.env.REDIS_URL, name: `soak-writer-${writer}` }) as AnyRedisClient;
   redisClient.on('error', () => {});
-  store = redisChatMemoryStore({ client: redisClient, keyPrefix: namespace });
+  store = createRedisChatMemoryStore({ client: redisClient, keyPrefix: namespace });
 } else {
   const url = new URL(process.env.DATABASE_URL!);
   url.searchParams.set('application_name', 'ai-advisors-soak');
-  store = postgresChatMemoryStore({ connectionString: url.toString(), tableName: namespace, compaction: { segmentEntries: 8 } });
+  store = createPostgresChatMemoryStore({ connectionString: url.toString(), tableName: namespace, compaction: { segmentEntries: 8 } });
 }
 const memory = createChatMemory({ store, window: false, timeout: 5_000 });
 const pay = tool({

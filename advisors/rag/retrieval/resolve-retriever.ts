@@ -1,5 +1,5 @@
 import type { Retriever, VectorStore } from '../../../src/index.ts';
-import { vectorStoreRetriever } from '../../../src/retrieval/index.ts';
+import { createVectorStoreRetriever } from '../../../src/retrieval/index.ts';
 import { checkRetriever, invalidOption } from '../validate-rag-options.ts';
 
 /** The one source of a preset: `retriever`, or `vectorStore` wrapped in a vector-store retriever. */
@@ -11,5 +11,5 @@ export function resolveRetriever(
     throw invalidOption({ component, argument: 'retriever' }, 'give exactly one of `retriever` and `vectorStore`');
   }
   if (retriever !== undefined) return checkRetriever(retriever, { component, argument: 'retriever' });
-  return vectorStoreRetriever({ store: vectorStore! });
+  return createVectorStoreRetriever({ store: vectorStore! });
 }

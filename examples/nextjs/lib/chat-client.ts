@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createChatClient, type ChatClient } from 'ai-advisors';
-import { createChatMemory, inMemoryChatMemoryStore, toUIMessages } from 'ai-advisors/memory';
+import { createChatMemory, createInMemoryChatMemoryStore, toUIMessages } from 'ai-advisors/memory';
 import { messageMemoryAdvisor, metadataPassthroughAdvisor } from 'ai-advisors/advisors';
 import { resolveDemoModel } from 'ai-advisors/offline';
 import { stepCountIs } from 'ai';
@@ -11,7 +11,7 @@ import { createSectionRagAdvisor } from './section-retrieval.ts';
 let client: Promise<{ chat: ChatClient; label: string }> | undefined;
 
 /** The conversations of this server process (in memory here; use the Redis or PostgreSQL store in production). */
-const store = inMemoryChatMemoryStore();
+const store = createInMemoryChatMemoryStore();
 /** The whole of a conversation, for restoring it in the page. */
 const fullHistory = createChatMemory({ store, window: false });
 

@@ -11,7 +11,7 @@ import {
   createInMemoryVectorStore,
   createRerankingModelReranker,
   ENGLISH_STOP_WORDS,
-  vectorStoreRetriever,
+  createVectorStoreRetriever,
 } from 'ai-advisors/retrieval';
 import { createTermCoverageRerankingModel, QUESTION_WORDS } from '../../term-coverage-reranking-model.ts';
 
@@ -70,5 +70,5 @@ async function indexDocuments(documents: readonly Document[], embeddingModel: Em
   if (embeddingModel === undefined) return createBm25Retriever({ name: 'bm25', documents });
   const store = createInMemoryVectorStore({ name: 'vectors', embeddingModel });
   await ingest({ documents, embeddingModel, store });
-  return vectorStoreRetriever({ store });
+  return createVectorStoreRetriever({ store });
 }

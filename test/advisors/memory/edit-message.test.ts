@@ -3,7 +3,7 @@ import type { UIMessage } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
 import { type ChatMemory, createChatClient } from '../../../src/index.ts';
-import { createChatMemory, messageWindow } from '../../../src/memory/index.ts';
+import { createChatMemory, createMessageWindow } from '../../../src/memory/index.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 import { conversationSent, textOf } from '../../helpers/conversation-sent.ts';
 import { startRoute, TestChat } from '../../helpers/use-chat-driver.ts';
@@ -28,7 +28,7 @@ describe.each([
     fixture = await startOpenAIFixture();
     const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
     // A window of four messages: a turn two questions back lies outside it.
-    memory = createChatMemory({ window: messageWindow({ maxMessages: 4 }) });
+    memory = createChatMemory({ window: createMessageWindow({ maxMessages: 4 }) });
     const chat = createChatClient({ model: openai.chat('gpt-4o-mini'), maxRetries: 0, advisors: [messageMemoryAdvisor({ memory })] });
     route = await startRoute(async (request) => {
       const { id, messages, trigger, messageId } = (await request.json()) as {

@@ -4,7 +4,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
 import { type AdvisedResponse, type Advisor, type ChatMemoryStore, createChatClient } from '../../../src/index.ts';
-import { createChatMemory, inMemoryChatMemoryStore, messageWindow } from '../../../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createMessageWindow } from '../../../src/memory/index.ts';
 import { mockModel, textParts, toolCallParts, hangingModel } from '../../helpers/mock-models.ts';
 
 const weather = tool({
@@ -196,7 +196,7 @@ describe('messageMemoryAdvisor', () => {
   });
 
   it('fails the turn when the store throws on append, leaving the history unchanged', async () => {
-    const inner = inMemoryChatMemoryStore();
+    const inner = createInMemoryChatMemoryStore();
     const store: ChatMemoryStore = { ...inner, name: 'broken', appendTurn: async () => Promise.reject(new Error('disk full')) };
     const memory = createChatMemory({ store, window: false });
     const chat = createChatClient({ model: mockModel([textParts(['ok'])]), advisors: [messageMemoryAdvisor({ memory })] });
@@ -211,7 +211,7 @@ describe('messageMemoryAdvisor', () => {
   });
 
   it('loses no message when 100 turns run concurrently on one conversation', async () => {
-    const memory = createChatMemory({ window: messageWindow({ maxMessages: 10 }) });
+    const memory = createChatMemory({ window: createMessageWindow({ maxMessages: 10 }) });
     const chat = createChatClient({ model: mockModel([textParts(['ack'])]), advisors: [messageMemoryAdvisor({ memory })] });
     await Promise.all(
       Array.from({ length: 100 }, (_, index) =>

@@ -3,9 +3,9 @@ import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
 import { type ChatMemoryStore, createChatClient } from '../../../src/index.ts';
-import { createChatMemory, inMemoryChatMemoryStore, type MemoryEntry } from '../../../src/memory/index.ts';
-import { postgresChatMemoryStore } from '../../../src/postgres/index.ts';
-import { redisChatMemoryStore } from '../../../src/redis/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry } from '../../../src/memory/index.ts';
+import { createPostgresChatMemoryStore } from '../../../src/postgres/index.ts';
+import { createRedisChatMemoryStore } from '../../../src/redis/index.ts';
 import { startOpenAIFixture, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 import { describeWithServices, type ServiceVariable } from '../../helpers/services.ts';
 
@@ -41,9 +41,9 @@ const poisonedTurns: ModelMessage[][] = [
 ];
 
 const stores: [string, ServiceVariable[], () => ChatMemoryStore & { close?(): Promise<void> }][] = [
-  ['in-memory', [], () => inMemoryChatMemoryStore()],
-  ['redis', ['REDIS_URL'], () => redisChatMemoryStore({ keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` })],
-  ['postgres', ['DATABASE_URL'], () => postgresChatMemoryStore()],
+  ['in-memory', [], () => createInMemoryChatMemoryStore()],
+  ['redis', ['REDIS_URL'], () => createRedisChatMemoryStore({ keyPrefix: `ai-advisors-test:${crypto.randomUUID()}` })],
+  ['postgres', ['DATABASE_URL'], () => createPostgresChatMemoryStore()],
 ];
 
 for (const [name, variables, create] of stores)

@@ -9,12 +9,12 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { messageMemoryAdvisor } from '../../../advisors/index.ts';
 import { createChatClient } from '../../../src/index.ts';
 import { createChatMemory } from '../../../src/memory/index.ts';
-import { redisChatMemoryStore } from '../../../src/redis/index.ts';
+import { createRedisChatMemoryStore } from '../../../src/redis/index.ts';
 import { startOpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
 
 const [conversationId, keyPrefix, question, answer] = process.argv.slice(2);
 const fixture = await startOpenAIFixture();
-const store = redisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix });
+const store = createRedisChatMemoryStore({ url: process.env.REDIS_URL, keyPrefix });
 try {
   fixture.enqueue({ type: 'text', text: answer });
   const openai = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey });
