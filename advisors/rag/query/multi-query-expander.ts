@@ -10,12 +10,12 @@ export interface MultiQueryExpanderOptions extends ModelQueryTransformerOptions 
   readonly n?: number;
   /** Keep the original query first in the list. Default true. */
   readonly includeOriginal?: boolean;
-  /** The prompt, with `{query}` and `{count}` (that is, `n`). Default `DEFAULT_MULTI_QUERY_TEMPLATE`. */
+  /** The prompt, with `{query}` and `{n}`. Default `DEFAULT_MULTI_QUERY_TEMPLATE`. */
   readonly template?: string;
 }
 
-export const DEFAULT_MULTI_QUERY_TEMPLATE = `You are a search assistant. Write {count} different versions of the user's query that would each find relevant documents: vary the wording, synonyms and perspective, keep the meaning and the language.
-Answer with the {count} queries only, one per line, without numbering or explanations.
+export const DEFAULT_MULTI_QUERY_TEMPLATE = `You are a search assistant. Write {n} different versions of the user's query that would each find relevant documents: vary the wording, synonyms and perspective, keep the meaning and the language.
+Answer with the {n} queries only, one per line, without numbering or explanations.
 
 Query: {query}`;
 
@@ -44,11 +44,11 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
   });
   checkPositiveInteger(n, { component: name, argument: 'n' });
   checkBoolean(includeOriginal, { component: name, argument: 'includeOriginal' });
-  checkPromptTemplate({ template, placeholders: ['query', 'count'], component: name });
+  checkPromptTemplate({ template, placeholders: ['query', 'n'], component: name, formerNames: { n: 'count' } });
   return {
     name,
     async transform(query, { abortSignal }) {
-      const prompt = fillPromptTemplate(template, { query, count: String(n) });
+      const prompt = fillPromptTemplate(template, { query, n: String(n), count: String(n) });
       const text = await generateModelText({ model, component: name, prompt, timeoutMs, abortSignal });
       const seen = new Set([normalize(query)]);
       const expansions: string[] = [];

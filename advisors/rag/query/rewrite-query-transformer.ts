@@ -8,11 +8,11 @@ import type { ModelQueryTransformerOptions, QueryTransformer } from './query-tra
 export interface RewriteQueryTransformerOptions extends ModelQueryTransformerOptions {
   /** What the query will be run against, named in the prompt. Default `a vector store`. */
   readonly targetSearchSystem?: string;
-  /** The prompt, with `{query}` and `{target}` (that is, `targetSearchSystem`). Default `DEFAULT_REWRITE_TEMPLATE`. */
+  /** The prompt, with `{query}` and `{targetSearchSystem}`. Default `DEFAULT_REWRITE_TEMPLATE`. */
   readonly template?: string;
 }
 
-export const DEFAULT_REWRITE_TEMPLATE = `You rewrite user queries for {target}: remove filler, keep every detail that matters, make it specific and concise.
+export const DEFAULT_REWRITE_TEMPLATE = `You rewrite user queries for {targetSearchSystem}: remove filler, keep every detail that matters, make it specific and concise.
 Keep the user's language. Answer with the rewritten query only, on one line.
 
 Query: {query}
@@ -39,11 +39,16 @@ export function createRewriteQueryTransformer(options: RewriteQueryTransformerOp
     known: ['targetSearchSystem', 'template'],
   });
   checkNonEmptyString(targetSearchSystem, { component: name, argument: 'targetSearchSystem' });
-  checkPromptTemplate({ template, placeholders: ['query', 'target'], component: name });
+  checkPromptTemplate({
+    template,
+    placeholders: ['query', 'targetSearchSystem'],
+    component: name,
+    formerNames: { targetSearchSystem: 'target' },
+  });
   return {
     name,
     async transform(query, { abortSignal }) {
-      const prompt = fillPromptTemplate(template, { query, target: targetSearchSystem });
+      const prompt = fillPromptTemplate(template, { query, targetSearchSystem, target: targetSearchSystem });
       const text = await generateModelText({ model, component: name, prompt, timeoutMs, abortSignal });
       return [cleanModelQuery(text) ?? query];
     },

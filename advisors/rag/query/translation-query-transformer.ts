@@ -9,11 +9,11 @@ import { invalidOption } from '../validate-rag-options.ts';
 export interface TranslationQueryTransformerOptions extends ModelQueryTransformerOptions {
   /** The language of the indexed documents, e.g. `English`. */
   readonly targetLanguage: string;
-  /** The prompt, with `{query}` and `{language}` (that is, `targetLanguage`). Default `DEFAULT_TRANSLATION_TEMPLATE`. */
+  /** The prompt, with `{query}` and `{targetLanguage}`. Default `DEFAULT_TRANSLATION_TEMPLATE`. */
   readonly template?: string;
 }
 
-export const DEFAULT_TRANSLATION_TEMPLATE = `You translate search queries into {language}. If the query is already in {language}, return it unchanged.
+export const DEFAULT_TRANSLATION_TEMPLATE = `You translate search queries into {targetLanguage}. If the query is already in {targetLanguage}, return it unchanged.
 Answer with the translated query only, on one line.
 
 Query: {query}
@@ -46,11 +46,16 @@ export function createTranslationQueryTransformer(options: TranslationQueryTrans
       `expected the documents' language, e.g. "English", got ${describeValue(targetLanguage)}`,
     );
   }
-  checkPromptTemplate({ template, placeholders: ['query', 'language'], component: name });
+  checkPromptTemplate({
+    template,
+    placeholders: ['query', 'targetLanguage'],
+    component: name,
+    formerNames: { targetLanguage: 'language' },
+  });
   return {
     name,
     async transform(query, { abortSignal }) {
-      const prompt = fillPromptTemplate(template, { query, language: targetLanguage });
+      const prompt = fillPromptTemplate(template, { query, targetLanguage, language: targetLanguage });
       const text = await generateModelText({ model, component: name, prompt, timeoutMs, abortSignal });
       return [cleanModelQuery(text) ?? query];
     },

@@ -16,7 +16,7 @@ export interface LanguageModelRouterOptions extends ModelStageOptions {
   readonly routes: readonly RouteDescription[];
   /** When the model fails, times out or names no valid route. Default `doNotRoute`. */
   readonly fallback?: RouterFallback;
-  /** The prompt, with `{sources}` (one `number: description` line per route) and `{query}`. Default `DEFAULT_ROUTING_TEMPLATE`. */
+  /** The prompt, with `{routes}` (one `number: description` line per route) and `{query}`. Default `DEFAULT_ROUTING_TEMPLATE`. */
   readonly template?: string;
 }
 
@@ -24,7 +24,7 @@ export const DEFAULT_ROUTING_TEMPLATE = `You choose the data sources that can an
 Answer with the numbers of the relevant sources only, separated by commas (for example "1" or "1, 3"). Answer "none" if no source fits.
 
 Sources:
-{sources}
+{routes}
 
 Query: {query}`;
 
@@ -60,7 +60,7 @@ export function createLanguageModelRouter(options: LanguageModelRouterOptions): 
   });
   const checkedRoutes = checkRouteDescriptions<RouteDescription>(routes, name);
   checkOneOf(fallback, ROUTER_FALLBACKS, { component: name, argument: 'fallback' });
-  checkPromptTemplate({ template, placeholders: ['sources', 'query'], component: name });
+  checkPromptTemplate({ template, placeholders: ['routes', 'query'], component: name, formerNames: { routes: 'sources' } });
   const retrievers = checkedRoutes.map((route) => route.retriever);
   const sourceList = checkedRoutes.map((route, index) => `${index + 1}: ${route.description}`).join('\n');
   return {
@@ -68,7 +68,7 @@ export function createLanguageModelRouter(options: LanguageModelRouterOptions): 
     async route(query, { abortSignal }) {
       let answer: string;
       try {
-        const prompt = fillPromptTemplate(template, { sources: sourceList, query });
+        const prompt = fillPromptTemplate(template, { routes: sourceList, sources: sourceList, query });
         answer = await generateModelText({ model, component: name, prompt, timeoutMs, abortSignal });
       } catch (error) {
         if (abortSignal?.aborted) throw error;

@@ -38,8 +38,9 @@ const stages = [
   {
     name: 'rewrite-query-transformer',
     defaultTemplate: DEFAULT_REWRITE_TEMPLATE,
-    placeholders: ['query', 'target'],
-    customTemplate: 'Make this fit {target}: {query}',
+    placeholders: ['query', 'targetSearchSystem'],
+    customTemplate: 'Make this fit {targetSearchSystem}: {query}',
+    formerTemplate: 'Make this fit {target}: {query}',
     expectedPrompt: (query: string) => `Make this fit a keyword index: ${query}`,
     run: (template: string | undefined, answer: (prompt: string) => string, query: string) =>
       createRewriteQueryTransformer({
@@ -51,8 +52,9 @@ const stages = [
   {
     name: 'translation-query-transformer',
     defaultTemplate: DEFAULT_TRANSLATION_TEMPLATE,
-    placeholders: ['query', 'language'],
-    customTemplate: 'Traduis en {language} : {query}',
+    placeholders: ['query', 'targetLanguage'],
+    customTemplate: 'Traduis en {targetLanguage} : {query}',
+    formerTemplate: 'Traduis en {language} : {query}',
     expectedPrompt: (query: string) => `Traduis en English : ${query}`,
     run: (template: string | undefined, answer: (prompt: string) => string, query: string) =>
       createTranslationQueryTransformer({
@@ -64,8 +66,9 @@ const stages = [
   {
     name: 'multi-query-expander',
     defaultTemplate: DEFAULT_MULTI_QUERY_TEMPLATE,
-    placeholders: ['query', 'count'],
-    customTemplate: 'Give {count} variants of: {query}',
+    placeholders: ['query', 'n'],
+    customTemplate: 'Give {n} variants of: {query}',
+    formerTemplate: 'Give {count} variants of: {query}',
     expectedPrompt: (query: string) => `Give 2 variants of: ${query}`,
     run: (template: string | undefined, answer: (prompt: string) => string, query: string) =>
       createMultiQueryExpander({ model: answeringModel(answer), n: 2, ...(template === undefined ? {} : { template }) }).transform(
@@ -88,8 +91,9 @@ const stages = [
   {
     name: 'language-model-router',
     defaultTemplate: DEFAULT_ROUTING_TEMPLATE,
-    placeholders: ['sources', 'query'],
-    customTemplate: 'Pick from\n{sources}\nfor: {query}',
+    placeholders: ['routes', 'query'],
+    customTemplate: 'Pick from\n{routes}\nfor: {query}',
+    formerTemplate: 'Pick from\n{sources}\nfor: {query}',
     expectedPrompt: (query: string) => `Pick from\n1: product manuals\n2: invoices\nfor: ${query}`,
     run: (template: string | undefined, answer: (prompt: string) => string, query: string) =>
       createLanguageModelRouter({
@@ -109,7 +113,7 @@ describe.each(stages)('the prompt template of $name', (stage) => {
     let seen = '';
     await stage.run(undefined, (prompt) => ((seen = prompt), '1'), 'how tall is it');
     expect(seen).toContain('how tall is it');
-    expect(seen).not.toMatch(/\{(?:query|history|count|language|target|sources)\}/);
+    expect(seen).not.toMatch(/\{(?:query|history|n|targetLanguage|targetSearchSystem|routes)\}/);
   });
 
   it('sends a custom template filled in, and nothing else', async () => {
@@ -120,9 +124,15 @@ describe.each(stages)('the prompt template of $name', (stage) => {
 
   it('inserts the user text literally, even when it holds $& or a placeholder', async () => {
     let seen = '';
-    const query = 'price in $& and $1 for {query} {sources} {history}';
+    const query = 'price in $& and $1 for {query} {routes} {sources} {history}';
     await stage.run(stage.customTemplate, (prompt) => ((seen = prompt), '1'), query);
     expect(seen).toBe(stage.expectedPrompt(query));
+  });
+
+  it.runIf('formerTemplate' in stage)('still fills a template written with the 0.2 placeholder names', async () => {
+    let seen = '';
+    await stage.run((stage as { formerTemplate: string }).formerTemplate, (prompt) => ((seen = prompt), '1'), 'how tall is it');
+    expect(seen).toBe(stage.expectedPrompt('how tall is it'));
   });
 
   it.each(stage.placeholders)('refuses at construction a template without {%s}, naming it', (placeholder) => {
