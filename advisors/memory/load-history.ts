@@ -11,13 +11,14 @@ import {
 import {
   answerToolCalls,
   appendDigest,
+  appendKey,
   type MemoryEntry,
   type OpenToolCall,
   openToolCalls,
   removeOrphanToolParts,
+  scopedAppendKey,
   standsForTurn,
 } from '../../src/memory/index.ts';
-import { appendKey } from './append-key.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
 import { recordSpan } from '../../src/extension/index.ts';
 
@@ -32,6 +33,8 @@ export interface MemoryTurnPlacement {
    * middleware, later steps of the turn have inputs of their own).
    */
   readonly claimed?: { readonly key: string; readonly messages: number; readonly first: ModelMessage };
+  /** The key to store what this request adds under, when it takes up a stored turn whose calls the server answered. */
+  readonly key?: string;
 }
 
 export interface LoadedHistory {
@@ -98,12 +101,15 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   const history = removeOrphanToolParts(storedMessages.slice(0, openTurnStart));
   const openTurn = storedMessages.slice(openTurnStart);
   const claimed = reconciled.continues === undefined ? undefined : await claimAnswers(reconciled, { memory, conversationId, name });
+  const resumes = reconciled.resumes;
   const placement: MemoryTurnPlacement = {
     turnId:
+      resumes?.turnId ??
       (reconciled.input.at(-1)?.role === 'user' ? undefined : reconciled.continues?.turnId) ??
       request.context.get(TurnId) ??
       crypto.randomUUID(),
     ...(claimed === undefined ? {} : { claimed }),
+    ...(resumes === undefined ? {} : { key: scopedAppendKey(resumes.turnId, 'after', resumes.toolCallIds) }),
   };
 
   // Advisors further in (RAG) know the turn by it, also on a request that only continues it.
@@ -112,6 +118,7 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     conversationId,
     historyMessages: storedMessages.length,
     ...(reconciled.continues === undefined ? {} : { continuesTurn: reconciled.continues.turnId }),
+    ...(resumes === undefined ? {} : { resumesTurn: resumes.turnId }),
     ...(reconciled.ignoredMessages > 0 ? { ignoredClientMessages: reconciled.ignoredMessages } : {}),
     ...(reconciled.rejectedToolAnswers.length > 0 ? { rejectedToolAnswers: reconciled.rejectedToolAnswers } : {}),
     ...(abandoned === undefined ? {} : { cancelledToolCalls: abandoned.map((call) => call.toolCallId) }),

@@ -8,6 +8,11 @@ export interface ReconciledInput {
   readonly input: ModelMessage[];
   /** The open calls this request answers, and the stored turn they belong to. */
   readonly continues?: { readonly turnId: string; readonly toolCallIds: readonly string[] };
+  /**
+   * The stored turn this request takes up again without adding to it: its calls were all answered in the store (by
+   * the server, e.g. `guardServerTools`), the model has not answered the results yet, and the client sent them back.
+   */
+  readonly resumes?: { readonly turnId: string; readonly toolCallIds: readonly string[] };
   /** Messages the client sent that were not taken (its copy of the history, forged assistant messages, ...). */
   readonly ignoredMessages: number;
   /** Ids of tool results or approval responses, new in the client's last tool messages, that answer no open call the client may answer. */
@@ -74,6 +79,15 @@ export function reconcileClientInput({
   const last = clientMessages.at(-1);
   const userMessage = last?.role === 'user' ? last : undefined;
   if (answers.length === 0 && userMessage === undefined) {
+    const awaiting = awaitingModel(history);
+    if (awaiting !== undefined && alreadyStored.some((id) => awaiting.answerIds.includes(id))) {
+      return {
+        input: [],
+        resumes: { turnId: awaiting.turnId, toolCallIds: awaiting.toolCallIds },
+        ignoredMessages: clientMessages.length,
+        rejectedToolAnswers: rejected,
+      };
+    }
     const waiting = open.map((call) => call.approvalId ?? call.toolCallId);
     throw new AdvisorArgumentError({
       component,
@@ -99,6 +113,23 @@ export function reconcileClientInput({
     ignoredMessages: clientMessages.length - toolMessagesUsed - (userMessage === undefined ? 0 : 1),
     rejectedToolAnswers: rejected,
   };
+}
+
+/**
+ * The stored turn that waits for the model: the history ends with tool messages that answer every call of the
+ * assistant message before them with a result. Its turn, the ids of those calls, and the ids of every answer there.
+ */
+function awaitingModel(
+  history: readonly MemoryEntry[],
+): { turnId: string; toolCallIds: readonly string[]; answerIds: readonly string[] } | undefined {
+  const callAt = history.findLastIndex(({ message }) => message.role !== 'tool');
+  const call = history[callAt];
+  if (call?.message.role !== 'assistant' || callAt === history.length - 1 || typeof call.message.content === 'string') return undefined;
+  const answers = history.slice(callAt + 1).flatMap(({ message }) => (message.role === 'tool' ? message.content : []));
+  const results = new Set(answers.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : [])));
+  const calls = call.message.content.flatMap((part) => (part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : []));
+  if (calls.length === 0 || !calls.every((id) => results.has(id))) return undefined;
+  return { turnId: call.metadata.turnId, toolCallIds: calls, answerIds: answers.map(answerId) };
 }
 
 function answerId(part: ToolAnswer): string {

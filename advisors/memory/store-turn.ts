@@ -1,5 +1,5 @@
 import { type AdvisedResponse, type ChatMemory, ConversationId } from '../../src/index.ts';
-import { appendKey } from './append-key.ts';
+import { appendKey } from '../../src/memory/index.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -38,7 +38,7 @@ export async function storeTurn(
         turnId: placement.turnId,
         ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
       },
-      key: claimed === undefined ? appendKey(placement.turnId, messages) : `${claimed.key}:rest`,
+      key: claimed === undefined ? (placement.key ?? appendKey(placement.turnId, messages)) : `${claimed.key}:rest`,
     });
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;

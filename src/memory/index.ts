@@ -20,6 +20,7 @@ export type {
   StoredHistory,
 } from './chat-memory-store.ts';
 export { appendDigest } from './append-digest.ts';
+export { appendKey, scopedAppendKey } from './append-key.ts';
 export { standsForTurn } from './drop-regenerated-turns.ts';
 export type { ChatMemoryWindow, WindowMeasure, WindowSelection } from './chat-memory-window.ts';
 export { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { isValidAppendKey } from '../../src/memory/index.ts';
+import { isValidAppendKey } from './validate-append-attempt.ts';
 
 /**
  * The append key of (a part of) a turn: the turn id, or, for messages that start with answers to open tool calls,
@@ -11,7 +11,15 @@ export function appendKey(turnId: string, messages: readonly ModelMessage[]): st
     messages[0]?.role === 'tool'
       ? messages[0].content.map((part) => (part.type === 'tool-approval-response' ? part.approvalId : part.toolCallId))
       : [];
-  const key = answered.length === 0 ? turnId : `${turnId}:answers:${answered.sort().join(',')}`;
-  // Many or long ids can pass the store's key limit: their digest (of the UTF-16 code units, so lone surrogates stay distinct) is as unique.
+  return answered.length === 0 ? turnId : scopedAppendKey(turnId, 'answers', answered);
+}
+
+/**
+ * The key of one kind of append (`scope`) about some tool calls of a turn: `turnId:scope:id,id` with the ids sorted.
+ * Many or long ids can pass the store's key limit: their digest (of the UTF-16 code units, so lone surrogates stay
+ * distinct) is as unique.
+ */
+export function scopedAppendKey(turnId: string, scope: string, ids: readonly string[]): string {
+  const key = `${turnId}:${scope}:${[...ids].sort().join(',')}`;
   return isValidAppendKey(key) ? key : `sha256:${createHash('sha256').update(Buffer.from(key, 'utf16le')).digest('hex')}`;
 }
