@@ -41,6 +41,7 @@ export { messageText, userText } from './chain/request-text.ts';
 export * from './client/index.ts';
 export * from './route/index.ts';
 export { advisorMiddleware, type AdvisorMiddlewareOptions } from './middleware/advisor-middleware.ts';
+export { guardServerTools, type GuardServerToolsOptions } from './middleware/guard-server-tools.ts';
 export type { Document, DocumentProvenance } from './document/document.ts';
 export type { FilterExpression } from './filter/filter-expression.ts';
 export type { RetrieveOptions, Retriever } from './retrieval/retriever.ts';

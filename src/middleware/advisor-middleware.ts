@@ -9,13 +9,14 @@ import { newInput } from '../client/normalize-messages.ts';
 import { AdvisorContext } from '../context/advisor-context.ts';
 import { checkContextValues } from '../context/check-context-values.ts';
 import { answerToolCalls } from '../memory/tool-pairing.ts';
-import { ClientTools } from '../context/well-known-keys.ts';
+import { ClientTools, ConversationId, TurnId } from '../context/well-known-keys.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { fromModelPrompt, toModelPrompt } from './model-prompt.ts';
 import { StepAggregator } from './step-aggregator.ts';
 import { createTurnRegistry, type PendingTurn } from './turn-registry.ts';
 import { observeStep, observeStepAsModelParts, toModelStream, type StepObservation } from './step-stream.ts';
 import { lazyTurnId, stampedTurnId, stampToolCall } from './turn-stamp.ts';
+import { recordedToolResult, registerToolCallStep } from './server-tool-registry.ts';
 import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
 
@@ -157,9 +158,13 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
           }),
         );
 
-  /** A later step of a pending turn: the first step's advised prompt, then what the tool loop added since. */
+  /**
+   * A later step of a pending turn: the first step's advised prompt, then what the tool loop added since, with each
+   * result the server's own tool recorded in this process (`guardServerTools`) in place of the copy in the prompt,
+   * which a client may have sent back altered.
+   */
   const continuation = (turn: PendingTurn, params: LanguageModelV4CallOptions) => {
-    const added = params.prompt.slice(turn.originalPromptLength);
+    const added = withRecordedResults(params.prompt.slice(turn.originalPromptLength), turn.advised.context.get(ConversationId));
     const answers = fromModelPrompt(added.slice(added.findLastIndex((message) => message.role === 'assistant') + 1)).messages;
     return {
       stepParams: { ...params, prompt: [...turn.advisedPrompt, ...added] },
@@ -237,6 +242,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
                 keepIfToolCalls(turn, response, params.abortSignal, () => advisedStream.response);
                 segment.resolve(response);
               },
+              onToolCall: (toolCallId) => registerCallStep(advised, toolCallId, advisedStream.response),
             };
             terminal = { model: stream, observation, observed: streamsWrapped ? observeStep(stream, observation) : UNREAD_STEP };
             return { stream: terminal.observed, response: segment.promise };
@@ -288,6 +294,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         endStep(stepTelemetry, completed);
         const done = await completed;
         if (done.outcome !== 'finished') throw done.error;
+        registerCallSteps(segment, step.raw.content);
         return step.raw;
       }
 
@@ -313,6 +320,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
       const response = await called;
       if (modelFailure !== undefined) throw modelFailure.error;
       if (response.outcome !== 'finished') throw response.error;
+      if (raw !== undefined) registerCallSteps(request, raw.content);
       return raw ?? generateResultOf(response);
     },
   };
@@ -348,6 +356,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         );
         completed.resolve(inTurn(stepTelemetry, () => chain.complete(response)));
       },
+      onToolCall: (toolCallId) => registerCallStep(segment, toolCallId, completed.promise),
     };
     endStep(stepTelemetry, completed.promise);
     return { ...rest, stream: observeStepAsModelParts(stream, observation, completed.promise) };
@@ -367,6 +376,38 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     step.observe({ type: 'finish', finishReason: raw.finishReason, usage: raw.usage });
     return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };
   }
+}
+
+/**
+ * Tells `guardServerTools` which turn memory stores the call's step in, and when that step is stored (its after hooks
+ * are done): the tool's recorded result must come after its call. Only for turns memory keeps (a `TurnId` is set).
+ */
+function registerCallStep(advised: AdvisedRequest, toolCallId: string, stored: Promise<unknown>): void {
+  const conversationId = advised.context.get(ConversationId);
+  const turnId = advised.context.get(TurnId);
+  if (conversationId !== undefined && turnId !== undefined) registerToolCallStep(conversationId, toolCallId, { turnId, stored });
+}
+
+/** `registerCallStep` for the calls of a generated step, whose after hooks are done by now. */
+function registerCallSteps(advised: AdvisedRequest, content: GenerateResult['content']): void {
+  for (const part of content) if (part.type === 'tool-call') registerCallStep(advised, part.toolCallId, Promise.resolve());
+}
+
+/** The prompt with the output the server recorded in this process for a call in place of the one it carries. */
+function withRecordedResults(prompt: LanguageModelV4Prompt, conversationId: string | undefined): LanguageModelV4Prompt {
+  if (conversationId === undefined) return prompt;
+  return prompt.map((message) => {
+    if (message.role !== 'tool') return message;
+    let replaced = false;
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result') return part;
+      const recorded = recordedToolResult(conversationId, part.toolCallId);
+      if (recorded === undefined) return part;
+      replaced = true;
+      return { ...part, output: recorded as typeof part.output };
+    });
+    return replaced ? { ...message, content } : message;
+  });
 }
 
 /** Stands for a step's stream in a chain without aroundStream hooks, where nothing reads it (one stream fewer per step). */

@@ -14,6 +14,8 @@ export interface StepObservation {
   readonly abortSignal: AbortSignal | undefined;
   /** Called once, when the step ends for any reason. */
   readonly onEnd: (step: StepAggregator, outcome: TurnOutcome) => void;
+  /** Called for each tool call the model makes, before it is passed on (so before the AI SDK can run its tool). */
+  readonly onToolCall?: (toolCallId: string) => void;
 }
 
 /** The step as advisors see it (`TextStreamPart`s), for the chain's `aroundStream` hooks. */
@@ -136,7 +138,11 @@ interface StepSink {
  * one plain callback, without an async frame, a result object or a second
  * promise per part: this runs for every part of every answer.
  */
-function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, abortSignal, onEnd }: StepObservation, sink: StepSink) {
+function readStep(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+  { turnId, abortSignal, onEnd, onToolCall }: StepObservation,
+  sink: StepSink,
+) {
   const step = new StepAggregator();
   let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
   let ended = false;
@@ -151,7 +157,11 @@ function readStep(stream: ReadableStream<LanguageModelV4StreamPart>, { turnId, a
       end(abortSignal?.aborted ? 'aborted' : step.error !== undefined ? 'error' : 'finished');
       return sink.close();
     }
-    const part = next.value.type === 'tool-call' ? stampToolCall(next.value, turnId()) : next.value;
+    let part = next.value;
+    if (part.type === 'tool-call') {
+      part = stampToolCall(part, turnId());
+      onToolCall?.(part.toolCallId);
+    }
     step.observe(part);
     const prefixDue = !prefixSent && part.type === 'stream-start';
     if (prefixDue) prefixSent = true;
