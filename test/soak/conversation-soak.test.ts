@@ -19,12 +19,14 @@ const CONVERSATIONS = ['c0', 'c1', 'c2', 'c3'];
 
 interface LogEntry {
   readonly writer: number;
-  readonly op: 'append' | 'clear' | 'ask-payment' | 'approve' | 'executed' | 'regenerate' | 'edit';
+  readonly op: 'append' | 'clear' | 'ask-payment' | 'approval-asked' | 'approve' | 'executed' | 'regenerate' | 'edit';
   readonly conversationId?: string;
   readonly key?: string;
   /** The turn a regeneration or an edit replaces, and its question's text. */
   readonly target?: string;
   readonly text?: string;
+  /** The request went through the middleware (with `guardServerTools`), not the chat client. */
+  readonly middleware?: boolean;
   readonly callId?: string;
   readonly outcome?: string;
   readonly t0?: number;
@@ -174,6 +176,7 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
       appendsFailed: log.filter((item) => item.op === 'append' && item.outcome?.startsWith('error')).length,
       clears: log.filter((item) => item.op === 'clear').length,
       approvals: log.filter((item) => item.op === 'approve').length,
+      middlewareApprovals: log.filter((item) => item.op === 'approve' && item.middleware).length,
       replacements: log.filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.outcome === 'finished').length,
       executions: log.filter((item) => item.op === 'executed').length,
     };
@@ -183,7 +186,7 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
 }
 
 describeWithServices(
-  'conversation soak: 4 writer processes, clears, regenerations, edits, killed connections, raced approvals, with an oracle',
+  'conversation soak: 4 writer processes, clears, regenerations, edits, killed connections, raced approvals on both paths, with an oracle',
   ['REDIS_URL', 'DATABASE_URL'],
   (urls) => {
     const tableName = `soak_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;

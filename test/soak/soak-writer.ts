@@ -1,16 +1,17 @@
 /**
  * One writer process of the conversation soak: random appends (some resent under the same key), clears,
- * regenerations and edits of stored turns, and tool approvals raced by every writer, on four shared conversations of one store, through `ChatMemory` and the chat
+ * regenerations and edits of stored turns, and tool approvals raced by every writer (through the chat client and through
+ * the middleware with `guardServerTools`), on four shared conversations of one store, through `ChatMemory` and the chat
  * client. Every operation is written as a JSON line to the log file when it ends, with its start and end times and
  * its outcome, for the oracle in `conversation-soak.test.ts`.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { jsonSchema, simulateReadableStream, tool, type ModelMessage } from 'ai';
+import { jsonSchema, simulateReadableStream, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createClient } from 'redis';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
-import { createChatClient } from '../../src/index.ts';
+import { advisorMiddleware, createChatClient, guardServerTools } from '../../src/index.ts';
 import { createChatMemory, openToolCalls, type ChatMemoryStore } from '../../src/memory/index.ts';
 import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
@@ -31,14 +32,19 @@ const finish = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
   finishReason: { unified: reason, raw: reason },
   usage,
 });
-/** Asks for a payment (a tool that needs approval) when told to pay; answers anything else, tool results included, with text. */
+/**
+ * Asks for a payment or a transfer (tools that need approval) when told to pay or transfer; answers anything else, tool
+ * results included, with text.
+ */
 const model = new MockLanguageModelV4({
   doStream: async ({ prompt }) => {
     const last = prompt.at(-1)!;
     const text = last.role === 'user' ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
-    const chunks: LanguageModelV4StreamPart[] = text.startsWith('pay ')
-      ? [{ type: 'tool-call', toolCallId: `call-${text.slice(4)}`, toolName: 'pay', input: '{}' }, finish('tool-calls')]
-      : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'ok' }, { type: 'text-end', id: 't' }, finish('stop')];
+    const [verb, id] = text.split(' ');
+    const chunks: LanguageModelV4StreamPart[] =
+      verb === 'pay' || verb === 'transfer'
+        ? [{ type: 'tool-call', toolCallId: `call-${id}`, toolName: verb, input: '{}' }, finish('tool-calls')]
+        : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'ok' }, { type: 'text-end', id: 't' }, finish('stop')];
     return { stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...chunks] }) };
   },
 });
@@ -56,15 +62,19 @@ if (backend === 'redis') {
   store = createPostgresChatMemoryStore({ connectionString: url.toString(), tableName: namespace, compaction: { segmentEntries: 8 } });
 }
 const memory = createChatMemory({ store, window: false, timeout: 5_000 });
-const pay = tool({
-  inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
-  needsApproval: true,
-  execute: async (_input, { toolCallId }) => {
-    log({ op: 'executed', callId: toolCallId, t: Date.now() });
-    return { paid: true };
-  },
-});
-const chat = createChatClient({ model, tools: { pay }, maxRetries: 0, advisors: [messageMemoryAdvisor({ memory })] });
+const approvedTool = () =>
+  tool({
+    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+    needsApproval: true,
+    execute: async (_input, { toolCallId }) => {
+      log({ op: 'executed', callId: toolCallId, t: Date.now() });
+      return { paid: true };
+    },
+  });
+// Payments go through the chat client; transfers through the middleware, their tool guarded by `guardServerTools`.
+const chat = createChatClient({ model, tools: { pay: approvedTool() }, maxRetries: 0, advisors: [messageMemoryAdvisor({ memory })] });
+const middlewareModel = wrapLanguageModel({ model, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+const transfer = approvedTool();
 
 /** One turn through the chat client, streamed as a route would; its outcome, or the turn's error. */
 async function turn(input: Parameters<typeof chat.stream>[0]): Promise<string> {
@@ -73,6 +83,55 @@ async function turn(input: Parameters<typeof chat.stream>[0]): Promise<string> {
   const response = await result.response;
   if (response.outcome !== 'finished') throw response.error ?? new Error(response.outcome);
   return response.outcome;
+}
+
+/**
+ * One request through the middleware, as a route with `streamText` would make it; `finished`, or its first error. The
+ * approval it asks for is logged: the middleware never sees it (`streamText` adds it above the model), so it is not in
+ * memory, and the writers that race to approve the call find it in the log, as a page has it in its own messages.
+ */
+async function middlewareTurn(
+  entry: Record<string, unknown>,
+  conversationId: string,
+  input: { prompt: string } | { messages: ModelMessage[] },
+): Promise<string> {
+  const errors: unknown[] = [];
+  const result = streamText({
+    model: middlewareModel,
+    tools: guardServerTools({ transfer }, { memory, conversationId }),
+    ...input,
+    maxRetries: 0,
+    providerOptions: { advisors: { conversationId } },
+    onError: ({ error }) => void errors.push(error),
+  });
+  await result.consumeStream();
+  if (errors.length > 0) throw errors[0];
+  for (const message of (await result.response).messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content)
+      if (part.type === 'tool-approval-request') log({ ...entry, op: 'approval-asked', approvalId: part.approvalId });
+  }
+  return 'finished';
+}
+
+/** The approval id the middleware request that made the call was given, from the log. */
+function askedApprovalId(toolCallId: string): string | undefined {
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes(toolCallId) || !line.includes('approval-asked')) continue;
+    const entry = JSON.parse(line) as { callId?: string; approvalId?: string };
+    if (entry.callId === toolCallId) return entry.approvalId;
+  }
+  return undefined;
+}
+
+/** The messages with the approval request next to its call, as the page that asked has them. */
+function withApprovalRequest(messages: readonly ModelMessage[], toolCallId: string, approvalId: string): ModelMessage[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+    if (!message.content.some((part) => part.type === 'tool-call' && part.toolCallId === toolCallId)) return message;
+    if (message.content.some((part) => part.type === 'tool-approval-request')) return message;
+    return { ...message, content: [...message.content, { type: 'tool-approval-request', approvalId, toolCallId }] };
+  });
 }
 
 async function timed(entry: Record<string, unknown>, work: () => Promise<string>) {
@@ -104,9 +163,15 @@ for (let index = 0; index < operations; index++) {
     await timed({ op: 'clear', conversationId }, () => memory.clear(conversationId).then(() => 'cleared'));
   } else if (roll < 0.7) {
     const callId = `call-w${writer}-${index}`;
-    await timed({ op: 'ask-payment', conversationId, callId }, () =>
-      turn({ prompt: `pay w${writer}-${index}`, context: { conversationId } }),
-    );
+    if (random() < 0.5) {
+      await timed({ op: 'ask-payment', conversationId, callId }, () =>
+        turn({ prompt: `pay w${writer}-${index}`, context: { conversationId } }),
+      );
+    } else {
+      await timed({ op: 'ask-payment', conversationId, callId, middleware: true }, () =>
+        middlewareTurn({ conversationId, callId }, conversationId, { prompt: `transfer w${writer}-${index}` }),
+      );
+    }
   } else if (roll < 0.8) {
     // Retry (regenerate) or edit a turn some writer appended: it and every turn after it are replaced.
     const t0 = Date.now();
@@ -124,20 +189,23 @@ for (let index = 0; index < operations; index++) {
       }),
     );
   } else {
-    // Every writer approves whatever payment it finds waiting: writers race for the same approvals.
+    // Every writer approves whatever payment or transfer it finds waiting, on the path that asked for it: writers race
+    // for the same approvals.
     const history = await memory.read(conversationId, { keepOpenToolCalls: true }).catch(() => []);
     const messages = history.map((entry) => entry.message);
-    const waiting = openToolCalls(messages).filter((call) => call.approvalId !== undefined);
+    const waiting = openToolCalls(messages)
+      .map((call) => ({ ...call, approvalId: call.approvalId ?? askedApprovalId(call.toolCallId) }))
+      .filter((call) => call.approvalId !== undefined);
     if (waiting.length === 0) continue;
     const call = waiting[0];
-    await timed({ op: 'approve', conversationId, callId: call.toolCallId }, () =>
-      turn({
-        messages: [
-          ...messages,
-          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: call.approvalId!, approved: true }] },
-        ],
-        context: { conversationId },
-      }),
+    const approved: ModelMessage[] = [
+      ...withApprovalRequest(messages, call.toolCallId, call.approvalId!),
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: call.approvalId!, approved: true }] },
+    ];
+    await timed({ op: 'approve', conversationId, callId: call.toolCallId, middleware: call.toolName === 'transfer' }, () =>
+      call.toolName === 'transfer'
+        ? middlewareTurn({ conversationId, callId: call.toolCallId }, conversationId, { messages: approved })
+        : turn({ messages: approved, context: { conversationId } }),
     );
   }
 }
