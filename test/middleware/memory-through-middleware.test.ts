@@ -116,3 +116,30 @@ describe('memory through the middleware', () => {
     ]);
   });
 });
+
+describe("useChat's regenerate() and edits through the middleware (regenerate and turnId in providerOptions.advisors)", () => {
+  it('a regeneration replaces the answer, and an edit of an earlier question replaces its turn and the turns after it', async () => {
+    const memory = createChatMemory({ window: false });
+    const inner = mockModel([textParts(['Five.']), textParts(['Six.']), textParts(['Four.']), textParts(['Three.'])]);
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+    const ask = (prompt: string, advisors: Record<string, unknown>) =>
+      streamText({ model, prompt, providerOptions: { advisors: { conversationId: 'mw-regenerate', ...advisors } } }).text;
+    const stored = async () => (await memory.messages('mw-regenerate')).map((message) => [message.role, message.content]);
+
+    await ask('What is 2+2?', { turnId: 'q1' });
+    await ask('And 3+3?', { turnId: 'q2' });
+    expect(await ask('What is 2+2?', { turnId: 'q1', regenerate: true })).toBe('Four.');
+    expect(promptText(inner.doStreamCalls.at(-1)!)).toBe('user: What is 2+2?');
+    expect(await stored()).toEqual([
+      ['user', [{ type: 'text', text: 'What is 2+2?' }]],
+      ['assistant', [{ type: 'text', text: 'Four.' }]],
+    ]);
+
+    expect(await ask('What is 1+2?', { turnId: 'q1', regenerate: true })).toBe('Three.');
+    expect(promptText(inner.doStreamCalls.at(-1)!)).toBe('user: What is 1+2?');
+    expect(await stored()).toEqual([
+      ['user', [{ type: 'text', text: 'What is 1+2?' }]],
+      ['assistant', [{ type: 'text', text: 'Three.' }]],
+    ]);
+  });
+});
