@@ -30,7 +30,7 @@ export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 export interface PgVectorStoreOptions extends PgVectorTableOptions {
   /** A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. */
   readonly pool?: Pick<pg.Pool, 'connect'>;
-  /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it. */
+  /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly connectionString?: string;
   /** Create the extension, table and indexes on first use (default true). Set false when you run `pgVectorMigration()` yourself. */
   readonly createTable?: boolean;
@@ -64,7 +64,7 @@ export interface PgVectorStoreOptions extends PgVectorTableOptions {
   readonly name?: string;
 }
 
-export interface PgVectorStore extends VectorStore {
+export interface PgVectorStore extends VectorStore, AsyncDisposable {
   /** `"schema"."table"`. */
   readonly tableName: string;
   readonly dimensions: number;
@@ -127,6 +127,9 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString: config.connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
   ownedPool?.on('error', () => {});
+  // Idempotent: `await using` may close a store its owner already closed, and pg refuses to end a pool twice.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= ownedPool?.end() ?? Promise.resolve());
   const pool = options.pool ?? ownedPool!;
 
   const transaction = <T>(
@@ -369,9 +372,8 @@ RETURNING id`;
       await migrate(abortSignal);
     },
 
-    async close() {
-      await ownedPool?.end();
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 

@@ -22,7 +22,7 @@ export type PostgresQueryable = Pick<pg.Pool, 'query'>;
 export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
   /** A `pg` pool or client. The caller ends it. */
   readonly pool?: PostgresQueryable;
-  /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it. */
+  /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly connectionString?: string;
   /** Create the tables on first use (default true). Set false when you run `chatMemoryMigration()` yourself. */
   readonly createTables?: boolean;
@@ -116,7 +116,7 @@ interface EntryRow {
  */
 export function createPostgresChatMemoryStore(
   options: PostgresChatMemoryStoreOptions = {},
-): SettlingChatMemoryStore & { migrate(): Promise<void>; close(): Promise<void> } {
+): SettlingChatMemoryStore & AsyncDisposable & { migrate(): Promise<void>; close(): Promise<void> } {
   const component = 'postgres-chat-memory-store';
   const tables = chatMemoryTables(options, component);
   const { createTables = true } = options;
@@ -140,6 +140,9 @@ export function createPostgresChatMemoryStore(
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
   ownedPool?.on('error', () => {});
+  // Idempotent: `await using` may close a store its owner already closed, and pg refuses to end a pool twice.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= ownedPool?.end() ?? Promise.resolve());
   const pool: PostgresQueryable = options.pool ?? ownedPool!;
   const migration = chatMemoryMigration(options);
   let migrated: Promise<void> | undefined;
@@ -480,9 +483,8 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
     migrate: ensureTables,
 
     /** Ends the pool if the store created it. */
-    async close() {
-      await ownedPool?.end();
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 

@@ -32,7 +32,7 @@ export type AnyRedisClient = RedisClientType<any, any, any, any, any>;
 export interface RedisChatMemoryStoreOptions {
   /** A node-redis client; connected on first use if it is not open yet. The caller closes it. */
   readonly client?: AnyRedisClient;
-  /** Connection URL when no client is given (default `process.env.REDIS_URL`). The store owns that client: `close()` it. */
+  /** Connection URL when no client is given (default `process.env.REDIS_URL`). The store owns that client: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly url?: string;
   /** Namespace of every key the store writes. Default `ai-advisors:chat-memory`. */
   readonly keyPrefix?: string;
@@ -270,7 +270,7 @@ return 'absent'
  */
 export function createRedisChatMemoryStore(
   options: RedisChatMemoryStoreOptions = {},
-): SettlingChatMemoryStore & { close(): Promise<void> } {
+): SettlingChatMemoryStore & AsyncDisposable & { close(): Promise<void> } {
   const component = 'redis-chat-memory-store';
   const { keyPrefix = 'ai-advisors:chat-memory', ttlSeconds } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}]/.test(keyPrefix)) {
@@ -291,6 +291,9 @@ export function createRedisChatMemoryStore(
   const client: AnyRedisClient = options.client ?? (createClient({ url }) as AnyRedisClient);
   // Without a listener a dropped connection is an 'error' event that crashes the process; commands in flight reject on their own and the client reconnects.
   if (ownsClient) client.on('error', () => {});
+  const close = async () => {
+    if (ownsClient && client.isOpen) await client.close();
+  };
   let connecting: Promise<unknown> | undefined;
 
   async function ready(): Promise<AnyRedisClient> {
@@ -429,9 +432,8 @@ export function createRedisChatMemoryStore(
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */
-    async close() {
-      if (ownsClient && client.isOpen) await client.close();
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 
