@@ -67,7 +67,7 @@ export function checkRetrievers(value: unknown, site: OptionSite): readonly Retr
     if (names.has(checked.name)) {
       throw invalidOption(
         { ...site, argument: `${site.argument}[${index}].name` },
-        `two retrievers are named "${checked.name}"; the trace could not tell them apart`,
+        `two retrievers are named "${checked.name}": give each its own name (the name option of its factory, e.g. createBm25Retriever({ name: 'manuals', ... })), so that traces and provenance can tell them apart`,
       );
     }
     names.add(checked.name);

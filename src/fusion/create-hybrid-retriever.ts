@@ -132,7 +132,7 @@ function validateOptions(
       throw invalid(
         name,
         `retrievers[${index}].name`,
-        `two retrievers are named "${retriever.name}"; provenance could not tell them apart`,
+        `two retrievers are named "${retriever.name}": give each its own name (the name option of its factory, e.g. createBm25Retriever({ name: 'titles', ... })), so that provenance can tell them apart`,
       );
     }
     names.add(retriever.name);

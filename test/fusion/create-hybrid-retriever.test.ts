@@ -37,6 +37,12 @@ function deferred<T>() {
 const never = () => new Promise<Document[]>(() => {});
 
 describe('createHybridRetriever', () => {
+  it('says how to fix two retrievers that share a name', () => {
+    const twins = () => createHybridRetriever({ retrievers: [fakeRetriever('bm25', () => []), fakeRetriever('bm25', () => [])] });
+    expect(twins).toThrow(AdvisorArgumentError);
+    expect(twins).toThrow(/named "bm25": give each its own name/);
+  });
+
   it('queries all retrievers in parallel before any of them answers', async () => {
     const vectorAnswer = deferred<Document[]>();
     const bm25Answer = deferred<Document[]>();

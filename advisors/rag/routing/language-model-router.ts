@@ -110,7 +110,10 @@ export function checkRouteDescriptions<T extends { retriever: Retriever }>(
     const { retriever } = route as { retriever: unknown };
     const checked = checkRetriever(retriever, { component, argument: `routes[${index}].retriever` });
     if (names.has(checked.name)) {
-      throw invalidOption({ component, argument: `routes[${index}].retriever` }, `two routes use a retriever named "${checked.name}"`);
+      throw invalidOption(
+        { component, argument: `routes[${index}].retriever` },
+        `two routes use a retriever named "${checked.name}": give each retriever its own name (the name option of its factory), so that the router and the trace can tell them apart`,
+      );
     }
     names.add(checked.name);
     describe(route, component, `routes[${index}]`);

@@ -2,6 +2,7 @@ import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAllRouter, createEmbeddingRouter, createLanguageModelRouter, createRulesRouter } from '../../../advisors/rag/index.ts';
 import { AdvisorArgumentError, AdvisorContext, ComponentError, contextKey } from '../../../src/index.ts';
+import { createBm25Retriever } from '../../../src/retrieval/index.ts';
 import { answeringModel, hangingModel, keywordRetriever, stageInput } from './rag-test-helpers.ts';
 
 const manuals = keywordRetriever('manuals', []);
@@ -16,6 +17,12 @@ describe('all router', () => {
 
   it('rejects retrievers with duplicate names', () => {
     expect(() => createAllRouter({ retrievers: [manuals, keywordRetriever('manuals', [])] })).toThrow(/two retrievers are named "manuals"/);
+  });
+
+  it('says how to fix two retrievers left at their default name', () => {
+    const twoDefaults = () => createAllRouter({ retrievers: [createBm25Retriever(), createBm25Retriever()] });
+    expect(twoDefaults).toThrow(AdvisorArgumentError);
+    expect(twoDefaults).toThrow(/named "bm25": give each its own name \(the name option of its factory/);
   });
 });
 
