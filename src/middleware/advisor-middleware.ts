@@ -262,6 +262,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
         await advisedStream.response;
         throw modelFailure.error;
       }
+      if (terminal === undefined) advisedStream = { ...advisedStream, stream: await throwIfRefused(advisedStream) };
       // No advisor wrapped the step's stream: its parts go back to the SDK as they came, without the round trip through advisor parts.
       const stream =
         terminal !== undefined && advisedStream.stream === terminal.observed
@@ -377,6 +378,32 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     return { failure: undefined, response: stepResponse(advised, step, 'finished'), raw: { ...raw, content } };
   }
 }
+
+/**
+ * The stream of a step whose model was never called, unless an advisor refused the request (an `AdvisorArgumentError`
+ * from a `before` hook, such as a missing `conversationId`): that error is thrown, as a provider throws a 400, so that
+ * `streamText` rejects with it instead of ending with empty text. The after hooks have seen the refusal by then.
+ */
+async function throwIfRefused({ stream, response }: AdvisedStreamOf): Promise<ReadableStream<TextStreamPart<ToolSet>>> {
+  const reader = stream.getReader();
+  const first = await reader.read();
+  if (!first.done && first.value.type === 'error' && first.value.error instanceof AdvisorArgumentError) {
+    await reader.cancel();
+    await response;
+    throw first.value.error;
+  }
+  reader.releaseLock();
+  if (first.done) return stream;
+  return stream.pipeThrough(
+    new TransformStream({
+      start(controller) {
+        controller.enqueue(first.value);
+      },
+    }),
+  );
+}
+
+type AdvisedStreamOf = { stream: ReadableStream<TextStreamPart<ToolSet>>; response: Promise<AdvisedResponse | undefined> };
 
 /**
  * Tells `guardServerTools` which turn memory stores the call's step in, and when that step is stored (its after hooks

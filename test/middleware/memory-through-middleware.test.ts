@@ -1,9 +1,9 @@
 import { APICallError, type LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { isStepCount, jsonSchema, simulateReadableStream, streamText, tool, wrapLanguageModel } from 'ai';
+import { generateText, isStepCount, jsonSchema, simulateReadableStream, streamText, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
-import { advisorMiddleware, createChatClient } from '../../src/index.ts';
+import { type Advisor, AdvisorArgumentError, advisorMiddleware, createChatClient, streamDirectAnswer } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
 import { mockModel, promptText, textParts, toolCallParts } from '../helpers/mock-models.ts';
 
@@ -141,5 +141,37 @@ describe("useChat's regenerate() and edits through the middleware (regenerate an
       ['user', [{ type: 'text', text: 'What is 1+2?' }]],
       ['assistant', [{ type: 'text', text: 'Three.' }]],
     ]);
+  });
+});
+
+describe('a request the advisors refuse, through the middleware', () => {
+  it('without a conversationId fails streamText and generateText with the error that names it, never calling the model', async () => {
+    const inner = mockModel([textParts(['hi'])]);
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: advisorMiddleware([messageMemoryAdvisor({ memory: createChatMemory() })]),
+    });
+    const errors: unknown[] = [];
+
+    const streamed = streamText({ model, prompt: 'Hello', onError: ({ error }) => void errors.push(error) });
+    await expect(streamed.text).rejects.toThrow(/No output generated/);
+    await expect(generateText({ model, prompt: 'Hello' })).rejects.toThrow(AdvisorArgumentError);
+
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(AdvisorArgumentError);
+    expect(String(errors[0])).toMatch(/"conversationId" is required .*providerOptions\.advisors/);
+    expect(inner.doStreamCalls).toHaveLength(0);
+  });
+
+  it('a safeguard answer without the model still streams (only refusals are thrown)', async () => {
+    const inner = mockModel([textParts(['model answer'])]);
+    const refuse: Advisor = {
+      name: 'refuse',
+      before: async (request) => request,
+      aroundStream: (request) => streamDirectAnswer(request, { advisor: 'refuse', text: 'I cannot help with that.' }),
+    };
+    const model = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([refuse]) });
+    expect(await streamText({ model, prompt: 'Hello' }).text).toBe('I cannot help with that.');
+    expect(inner.doStreamCalls).toHaveLength(0);
   });
 });
