@@ -28,6 +28,12 @@ export interface MetadataPassthroughOptions {
    * `omitted`. Default 16 384.
    */
   readonly maxBytes?: number;
+  /**
+   * Warn once per advisor (on the console) when all of an advisor's metadata is left out by `advisorFields`, as a
+   * custom advisor's fields are by default: the page would get `{}` for it. Default: on unless `NODE_ENV` is
+   * `production`.
+   */
+  readonly warnOnDroppedMetadata?: boolean;
 }
 
 /** Every string, list and nesting level is cut to these before the byte budget is applied. */
@@ -60,6 +66,7 @@ export function metadataPassthroughAdvisor(options: MetadataPassthroughOptions =
     includeTimings = true,
     includeSources = true,
     maxBytes = 16_384,
+    warnOnDroppedMetadata = globalThis.process?.env?.NODE_ENV !== 'production',
   } = options;
   checkStringList(contextKeys, 'contextKeys', name);
   if (advisors !== 'all') checkStringList(advisors, 'advisors', name);
@@ -77,6 +84,17 @@ export function metadataPassthroughAdvisor(options: MetadataPassthroughOptions =
     advisorFields === 'all'
       ? metadata
       : Object.fromEntries(advisorFields.filter((field) => field in metadata).map((field) => [field, metadata[field]]));
+  const warnedAbout = new Set<string>();
+  const warnIfDropped = (advisor: string, metadata: Readonly<Record<string, unknown>>, selected: Readonly<Record<string, unknown>>) => {
+    const fields = Object.keys(metadata);
+    if (!warnOnDroppedMetadata || fields.length === 0 || Object.keys(selected).length > 0 || warnedAbout.has(advisor)) return;
+    warnedAbout.add(advisor);
+    console.warn(
+      `[ai-advisors] ${name}: none of the fields of advisor "${advisor}" (${fields.join(', ')}) reach the page, which gets {} for it; ` +
+        `list them in metadataPassthroughAdvisor({ advisorFields: [...DEFAULT_ADVISOR_FIELDS, ${fields.map((field) => `'${field}'`).join(', ')}] }). ` +
+        'This warning is shown once per advisor; turn it off with warnOnDroppedMetadata: false.',
+    );
+  };
   const redacted = (value: unknown) => redactValue(value, VALUE_LIMITS);
   const bounded = (metadata: Record<string, unknown>, advisorNames: readonly string[] = []) =>
     fitToBytes({
@@ -103,7 +121,11 @@ export function metadataPassthroughAdvisor(options: MetadataPassthroughOptions =
       const advisorMetadata = Object.fromEntries(
         Object.entries(response.metadata)
           .filter(([advisor]) => advisor !== name && (advisors === 'all' || advisors.includes(advisor)))
-          .map(([advisor, metadata]) => [advisor, redacted(selectedFields(metadata))]),
+          .map(([advisor, metadata]) => {
+            const selected = selectedFields(metadata);
+            warnIfDropped(advisor, metadata, selected);
+            return [advisor, redacted(selected)];
+          }),
       );
       const started = startedAt.get(context);
       const summary = {

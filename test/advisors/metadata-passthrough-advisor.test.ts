@@ -1,5 +1,5 @@
 import { readUIMessageStream, type UIMessage } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ADVISOR_FIELDS, metadataPassthroughAdvisor, rerankRagAdvisor, type RetrievalTrace } from '../../advisors/index.ts';
 import { type Advisor, createChatClient, type Reranker } from '../../src/index.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
@@ -27,6 +27,42 @@ async function metadataOf(advisor: Advisor, context: Record<string, unknown> = {
 }
 
 describe('metadataPassthroughAdvisor', () => {
+  describe('a custom advisor whose fields the allow-list leaves out', () => {
+    const mood: Advisor = {
+      name: 'mood',
+      before: (request) => (request.context.annotate('mood', { mood: 'curious', confidence: 0.7 }), request),
+    };
+    const chatWith = (passthrough: Advisor) => createChatClient({ model: mockModel([textParts(['Hi.'])]), advisors: [passthrough, mood] });
+
+    it('is named in one console warning that says how to send its fields, however many turns run', async () => {
+      const chat = chatWith(metadataPassthroughAdvisor());
+      const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        for (let turn = 0; turn < 3; turn++)
+          expect((await chat.generate({ prompt: 'Hi' })).metadata.metadata).toMatchObject({ advisors: { mood: {} } });
+        expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([
+          expect.stringMatching(
+            /advisor "mood" \(mood, confidence\) reach the page.*advisorFields: \[\.\.\.DEFAULT_ADVISOR_FIELDS, 'mood', 'confidence'\]/,
+          ),
+        ]);
+      } finally {
+        warnings.mockRestore();
+      }
+    });
+
+    it('is not warned about when its fields are listed, or when the warning is off', async () => {
+      const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const listed = await chatWith(metadataPassthroughAdvisor({ advisorFields: ['mood'] })).generate({ prompt: 'Hi' });
+        expect(listed.metadata.metadata).toMatchObject({ advisors: { mood: { mood: 'curious' } } });
+        await chatWith(metadataPassthroughAdvisor({ warnOnDroppedMetadata: false })).generate({ prompt: 'Hi' });
+        expect(warnings).not.toHaveBeenCalled();
+      } finally {
+        warnings.mockRestore();
+      }
+    });
+  });
+
   it('sends chosen context entries, timings, sources and only the allow-listed advisor fields by default', async () => {
     const metadata = await metadataOf(metadataPassthroughAdvisor({ contextKeys: ['conversationId'] }), {
       conversationId: 'c-9',
