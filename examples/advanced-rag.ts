@@ -8,6 +8,7 @@
  * The trace printed under each answer shows every stage: the compressed query,
  * the route, the hits per source. In your own project, import from 'ai-advisors'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { createTextModel } from '../src/offline/index.ts';
@@ -28,7 +29,7 @@ import { createSampleRetriever } from './sample-retriever.ts';
 import { QUESTION_WORDS } from './term-coverage-reranking-model.ts';
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string[]> {
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   // Query compression and routing are small language-model calls. Offline, a scripted
   // stand-in answers them (see below); with OPENAI_API_KEY the real model does.
   const helperModel = embeddingModel === undefined ? offlineHelperModel() : model;

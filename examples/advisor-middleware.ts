@@ -12,6 +12,7 @@
  * context are not returned to the caller as `createChatClient` returns them.
  * Use `createChatClient` for new code. In your own project, import from 'ai-advisors'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { streamText, wrapLanguageModel } from 'ai';
 import { advisorMiddleware } from '../src/index.ts';
 import { createChatMemory } from '../src/memory/index.ts';
@@ -22,7 +23,7 @@ import { loadSampleDocuments } from './sample-documents.ts';
 import { createSampleRetriever } from './sample-retriever.ts';
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string[]> {
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   const { retriever } = await createSampleRetriever({ documents: await loadSampleDocuments(), embeddingModel });
 
   // Wrap once, use everywhere the model was used before.

@@ -10,6 +10,7 @@
  * - `answerStatsAdvisor` records the answer's length in the response metadata.
  * In your own project, import from 'ai-advisors' instead of '../src'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { type Advisor, createChatClient } from '../src/index.ts';
 import { createChatMemory } from '../src/memory/index.ts';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../advisors/index.ts';
@@ -45,7 +46,7 @@ export function answerStatsAdvisor(): Advisor {
 }
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<Record<string, unknown>> {
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   const { retriever } = await createSampleRetriever({ documents: await loadSampleDocuments(['biography']), embeddingModel });
   const chat = createChatClient({
     model,

@@ -13,6 +13,7 @@
  * clearly labelled stand-in model that quotes the retrieved passages, and BM25
  * retrieval. In your own project, import from 'ai-advisors' instead of '../src'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import cliProgress from 'cli-progress';
 import { createChatClient } from '../src/index.ts';
 import { createChatMemory } from '../src/memory/index.ts';
@@ -34,7 +35,7 @@ export const DEMO_QUESTIONS = [
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string[]> {
   const startedAt = performance.now();
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   write(`ai-advisors demo\nModel: ${label}\n`);
 
   // Ingestion: load and split the sample documents, then index them. A progress

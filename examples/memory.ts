@@ -10,6 +10,7 @@
  * memory; Redis and PostgreSQL stores live under 'ai-advisors/redis' and
  * 'ai-advisors/postgres'. In your own project, import from 'ai-advisors'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { createChatClient } from '../src/index.ts';
 import { createChatMemory, createMessageWindow } from '../src/memory/index.ts';
 import { messageMemoryAdvisor } from '../advisors/index.ts';
@@ -20,7 +21,7 @@ export async function main({ env = process.env, write = writeToStdout }: Example
   withMemory: string;
   withoutMemory: string;
 }> {
-  const { model, label } = resolveDemoModel({ env });
+  const { model, label } = resolveDemoModel({ env, createOpenAI });
   write(`Model: ${label}\n`);
 
   // Keep the last 20 messages of each conversation (whole turns; tool calls stay with their results).

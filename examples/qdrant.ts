@@ -10,6 +10,7 @@
  * the points are created on the first run; re-running replaces the same points.
  * In your own project, import from 'ai-advisors' and 'ai-advisors/qdrant'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { createChatClient } from '../src/index.ts';
 import { ingest } from '../src/ingestion/index.ts';
 import { questionAnswerAdvisor } from '../advisors/index.ts';
@@ -26,7 +27,7 @@ export async function main({ env = process.env, write = writeToStdout }: Example
     write('Set QDRANT_URL (e.g. http://localhost:6333) to run this example against Qdrant.\n');
     return [];
   }
-  const { model, embeddingModel = createHashingEmbeddingModel(), label } = resolveDemoModel({ env });
+  const { model, embeddingModel = createHashingEmbeddingModel(), label } = resolveDemoModel({ env, createOpenAI });
   const store = createQdrantVectorStore({
     url,
     apiKey: env.QDRANT_API_KEY,

@@ -9,6 +9,7 @@
  * in-memory vector store; offline they go into a BM25 index. In your own
  * project, import from 'ai-advisors' instead of '../src'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { createChatClient } from '../src/index.ts';
 import { questionAnswerAdvisor } from '../advisors/index.ts';
 import { resolveDemoModel } from '../src/offline/index.ts';
@@ -18,7 +19,7 @@ import { loadSampleDocuments } from './sample-documents.ts';
 import { createSampleRetriever } from './sample-retriever.ts';
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string[]> {
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   const documents = await loadSampleDocuments();
   const { retriever, kind } = await createSampleRetriever({ documents, embeddingModel });
   write(`Model: ${label}\nIndexed ${documents.length} chunks in a ${kind}.\n`);

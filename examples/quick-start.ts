@@ -7,6 +7,7 @@
  * with the offline stand-in model, which quotes the passages it is given.
  * In your own project, import from 'ai-advisors' instead of '../src'.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { createBm25Retriever, createDocument } from '../src/retrieval/index.ts';
 import { createChatClient } from '../src/index.ts';
 import { questionAnswerAdvisor } from '../advisors/index.ts';
@@ -15,7 +16,7 @@ import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-opti
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string> {
   // 1. A model. Any AI SDK language model works, e.g. openai('gpt-4o-mini').
-  const { model, label } = resolveDemoModel({ env });
+  const { model, label } = resolveDemoModel({ env, createOpenAI });
   write(`Model: ${label}\n`);
 
   // 2. Something to answer from: three short documents in a BM25 (keyword) index.

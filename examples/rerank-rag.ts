@@ -9,6 +9,7 @@
  * says so in its trace. In your own project, import from 'ai-advisors' (and the
  * Cohere reranker from 'ai-advisors/cohere').
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { createChatClient, type Reranker } from '../src/index.ts';
 import { rerankRagAdvisor } from '../advisors/index.ts';
 import { createCohereReranker } from '../src/cohere/index.ts';
@@ -20,7 +21,7 @@ import { loadSampleDocuments } from './sample-documents.ts';
 import { createSampleRetriever } from './sample-retriever.ts';
 
 export async function main({ env = process.env, write = writeToStdout }: ExampleOptions = {}): Promise<string[]> {
-  const { model, embeddingModel, label } = resolveDemoModel({ env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   const cohereKey = env.COHERE_API_KEY ?? env.CO_API_KEY;
   const reranker: Reranker = cohereKey ? createCohereReranker({ apiKey: cohereKey, model: 'rerank-v3.5' }) : createLocalReranker();
   write(`Model: ${label}\nReranker: ${reranker.name}${cohereKey ? '' : ' (local stand-in; set COHERE_API_KEY for Cohere)'}\n`);

@@ -71,6 +71,19 @@ describe('the packed package, installed in a fresh app with only its runtime dep
     }
   });
 
+  it("takes the app's own AI SDK (a peer: one copy of ai, so its types and instanceof match) and no provider", async () => {
+    const modules = path.join(app, 'node_modules');
+    expect(existsSync(path.join(modules, 'ai', 'package.json'))).toBe(true);
+    expect(existsSync(path.join(modules, manifest.name, 'node_modules', 'ai'))).toBe(false);
+    expect(existsSync(path.join(modules, '@ai-sdk', 'openai'))).toBe(false);
+    const installed = JSON.parse(await readFile(path.join(modules, manifest.name, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    expect(installed.peerDependencies.ai).toMatch(/^\^7\./);
+    expect(Object.keys(installed.dependencies)).not.toContain('ai');
+  });
+
   it('ships the licence, and every source file its source and declaration maps point to', async () => {
     const installed = path.join(app, 'node_modules', manifest.name);
     expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);

@@ -1,3 +1,4 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import path from 'node:path';
 import { createChatClient, type ChatClient } from 'ai-advisors';
 import { createChatMemory, createInMemoryChatMemoryStore, toUIMessages } from 'ai-advisors/memory';
@@ -40,7 +41,7 @@ export function getChatClient(): Promise<{ chat: ChatClient; label: string }> {
 }
 
 async function buildChatClient() {
-  const { model, embeddingModel, label } = resolveDemoModel({ env: process.env });
+  const { model, embeddingModel, label } = resolveDemoModel({ env: process.env, createOpenAI });
   const rag = await createSectionRagAdvisor({ dataDirectory: path.join(process.cwd(), '..', 'data'), embeddingModel });
   const chat = createChatClient({
     // The offline model calls the example's tools when asked to; a real model decides for itself.
