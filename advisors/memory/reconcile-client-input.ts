@@ -127,7 +127,9 @@ function awaitingModel(
   if (call?.message.role !== 'assistant' || callAt === history.length - 1 || typeof call.message.content === 'string') return undefined;
   const answers = history.slice(callAt + 1).flatMap(({ message }) => (message.role === 'tool' ? message.content : []));
   const results = new Set(answers.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : [])));
-  const calls = call.message.content.flatMap((part) => (part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : []));
+  const calls = call.message.content.flatMap((part) =>
+    part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : [],
+  );
   if (calls.length === 0 || !calls.every((id) => results.has(id))) return undefined;
   return { turnId: call.metadata.turnId, toolCallIds: calls, answerIds: answers.map(answerId) };
 }

@@ -11,7 +11,7 @@ const MAX_TOP_K = 1000;
  * is always AND-ed with the advisor's own (tenant) filter, never replacing it.
  *
  * @example
- * chat.generate({ prompt, context: { [RagFilter.name]: "lang == 'en'" } });
+ * await chat.generate({ prompt: 'What changed in the refund policy?', context: { [RagFilter.name]: "lang == 'en'" } });
  */
 export const RagFilter = contextKey<FilterExpression | string>('ragFilter', {
   parse(value) {

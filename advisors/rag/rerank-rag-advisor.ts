@@ -68,7 +68,8 @@ export function rerankRagPreset(options: RerankRagAdvisorOptions): RetrievalAugm
  * `metadata[name].trace.rerank.fallback` says why.
  *
  * @example
- * rerankRagAdvisor({ retriever: hybrid, reranker: createCohereReranker({ ... }), candidateK: 50, topK: 5, minScore: 0.2 })
+ * const reranker = createCohereReranker({ apiKey: process.env.COHERE_API_KEY });
+ * const rag = rerankRagAdvisor({ retriever, reranker, candidateK: 50, topK: 5, minScore: 0.2 });
  */
 export function rerankRagAdvisor(options: RerankRagAdvisorOptions): RagAdvisor {
   return retrievalAugmentationAdvisor(rerankRagPreset(options));

@@ -44,6 +44,8 @@ export interface LoadBm25RetrieverOptions {
  * The snapshot is checked in full before anything is built.
  *
  * @example
+ * import { readFile, writeFile } from 'node:fs/promises';
+ * const bm25 = createBm25Retriever({ documents });
  * await writeFile('bm25.json', JSON.stringify(bm25));
  * const restored = loadBm25Retriever(await readFile('bm25.json', 'utf8'));
  */

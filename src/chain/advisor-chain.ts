@@ -32,7 +32,7 @@ export interface AdvisorChain {
  * Validates and orders advisors once, up front.
  *
  * @example
- * const chain = createAdvisorChain([memory, rag, logging]);
+ * const chain = createAdvisorChain([messageMemoryAdvisor({ memory }), rag, logging]);
  */
 export function createAdvisorChain(advisors: readonly Advisor[] = []): AdvisorChain {
   validateAdvisors(advisors);

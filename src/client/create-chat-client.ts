@@ -114,7 +114,7 @@ function checkEditedMessageId(messageId: unknown, trigger: ChatTrigger | undefin
  * @example
  * const chat = createChatClient({ model: openai('gpt-4o-mini'), advisors: [messageMemoryAdvisor({ memory })] });
  * const result = chat.stream({ prompt: 'Hello', context: { conversationId: 'c-1' } });
- * return result.toUIMessageStreamResponse();
+ * const response = result.toUIMessageStreamResponse(); // from a route handler
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
   if (options === null || typeof options !== 'object') {

@@ -40,7 +40,7 @@ export interface CohereRerankerOptions {
  *
  * @example
  * const reranker = createCohereReranker({ apiKey: process.env.COHERE_API_KEY, model: 'rerank-v3.5' });
- * const { documents, fallback } = await rerankWithFallback({ reranker, query, documents: candidates, topN: 5 });
+ * const { documents: best, fallback } = await rerankWithFallback({ reranker, query, documents: candidates, topN: 5 });
  */
 export function createCohereReranker(options: CohereRerankerOptions = {}): Reranker {
   const invalid = (argument: string, message: string) => new AdvisorArgumentError({ component: 'reranker', argument, message });

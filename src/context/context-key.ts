@@ -5,7 +5,13 @@
  *
  * @example
  * const TenantId = contextKey<string>('tenantId', { parse: parseNonEmptyString });
- * const tenantId = request.context.require(TenantId, 'audit'); // a non-empty string, or an AdvisorArgumentError
+ * const audit: Advisor = {
+ *   name: 'audit',
+ *   before: (request) => {
+ *     const tenantId = request.context.require(TenantId, 'audit'); // a non-empty string, or an AdvisorArgumentError
+ *     return { ...request, instructions: `${request.instructions ?? ''}\nTenant: ${tenantId}` };
+ *   },
+ * };
  */
 export interface ContextKey<T> {
   readonly name: string;

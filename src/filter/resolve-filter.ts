@@ -10,7 +10,8 @@ import { validateFilterExpression } from './validate-filter.ts';
  * Blank text, `null` and `undefined` mean "no filter".
  *
  * @example
- * const filter = resolveFilter(context.get(FilterKey)); // "genre == 'drama'" or { type: 'compare', ... }
+ * const fromText = resolveFilter("genre == 'drama'");
+ * const fromBuilder = resolveFilter(and(eq('genre', 'drama'), gte('year', 2020)));
  */
 export function resolveFilter(input: FilterExpression | string | null | undefined): FilterExpression | undefined {
   if (input === undefined || input === null) return undefined;

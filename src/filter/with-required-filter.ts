@@ -10,7 +10,7 @@ import { resolveFilter } from './resolve-filter.ts';
  * required filter allows.
  *
  * @example
- * const filter = withRequiredFilter(eq('tenant', tenantId), request.filter); // request.filter may be text
+ * const filter = withRequiredFilter(eq('tenant', tenantId), "lang == 'en'"); // the caller's part may be text
  */
 export function withRequiredFilter(required: FilterExpression | string, requested?: FilterExpression | string | null): FilterExpression {
   const requiredFilter = resolveFilter(required);

@@ -7,6 +7,7 @@ import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type Lo
  * page's `<title>` (or first `<h1>`) as `title`.
  *
  * @example
+ * const response = await fetch('https://example.com/pricing');
  * const [page] = await loadHtml({ data: await response.text(), name: 'pricing.html' });
  */
 export async function loadHtml(source: LoaderSource, options: LoaderOptions = {}): Promise<Document[]> {

@@ -52,11 +52,7 @@ type StreamResult = Awaited<ReturnType<LanguageModelV4['doStream']>>;
 
 /**
  * The advisors as an AI SDK language model middleware, for existing
- * `streamText`/`generateText` call sites:
- *
- * @example
- * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: advisorMiddleware([memory, rag]) });
- * streamText({ model, prompt, providerOptions: { advisors: { conversationId: 'c-1' } } });
+ * `streamText`/`generateText` call sites.
  *
  * The middleware sees model steps, not `streamText` calls. The request side
  * of the chain (`before`, and `aroundStream`/`aroundCall` over the step's
@@ -69,6 +65,11 @@ type StreamResult = Awaited<ReturnType<LanguageModelV4['doStream']>>;
  * step (or request) that answers them completes it. Per-request values come
  * from `providerOptions.advisors`. A provider error is re-thrown as the
  * provider's own error object, so the SDK's retries work unchanged.
+ *
+ * @example
+ * const memory = createChatMemory();
+ * const wrapped = wrapLanguageModel({ model, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+ * const result = streamText({ model: wrapped, prompt: 'Hi, I am Ada', providerOptions: { advisors: { conversationId: 'c-1' } } });
  */
 export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewareOptions): LanguageModelMiddleware {
   const {

@@ -90,7 +90,7 @@ export interface OfflineModelOptions {
  * Made for demos, examples and tests that must run without an API key.
  *
  * @example
- * const chat = createChatClient({ model: createOfflineModel(), advisors: [questionAnswerAdvisor({ store })] });
+ * const chat = createChatClient({ model: createOfflineModel(), advisors: [questionAnswerAdvisor({ vectorStore })] });
  */
 export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV4 {
   if (options === null || typeof options !== 'object') {

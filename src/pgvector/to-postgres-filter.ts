@@ -55,8 +55,10 @@ const JSONPATH_OPERATORS: Readonly<Record<Exclude<ComparisonOperator, '!='>, str
  *   such a value throws `AdvisorArgumentError`.
  *
  * @example
- * const { sql, values } = toPostgresFilter(parseFilter("tenant == 'acme' AND rating >= 4.5"), { firstParameter: 3 });
- * await pool.query(`SELECT id FROM docs WHERE ${sql}`, [a, b, ...values]);
+ * // $1 is the query's own parameter; the filter's parameters follow it.
+ * const { sql, values } = toPostgresFilter(parseFilter("tenant == 'acme' AND rating >= 4.5"), { firstParameter: 2 });
+ * const since = new Date('2025-01-01');
+ * const { rows } = await pool.query(`SELECT id FROM docs WHERE updated_at >= $1 AND ${sql}`, [since, ...values]);
  */
 export function toPostgresFilter(filter: FilterExpression, options: ToPostgresFilterOptions = {}): PostgresFilter {
   const { column = 'metadata', firstParameter = 1 } = options;

@@ -16,7 +16,12 @@ export type SparseEncoder = (text: string) => SparseVector | Promise<SparseVecto
  * like TF-IDF, which is enough for hybrid search without a sparse model.
  *
  * @example
- * createQdrantVectorStore({ ..., sparse: { encoder: createHashingSparseEncoder() } });
+ * const store = createQdrantVectorStore({
+ *   url: 'http://localhost:6333',
+ *   collection: 'docs',
+ *   embeddingModel,
+ *   sparse: { encoder: createHashingSparseEncoder() },
+ * });
  */
 export function createHashingSparseEncoder({ bits = 24, locale = 'und' }: { bits?: number; locale?: string } = {}): SparseEncoder {
   if (!Number.isInteger(bits) || bits < 8 || bits > 32) {

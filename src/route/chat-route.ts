@@ -46,8 +46,12 @@ const MAX_CHAT_ID_LENGTH = 512;
  *
  * @example
  * export const POST = chatRoute({
- *   handle: ({ messages, trigger, messageId }, request) =>
- *     chat.stream({ messages, trigger, messageId, context: { conversationId: conversationIdFor(request) }, abortSignal: request.signal }),
+ *   handle: async ({ messages, id, trigger, messageId }, request) => {
+ *     const session = await auth(); // your authentication
+ *     if (!session) return new Response('Unauthorized', { status: 401 });
+ *     const conversationId = `${session.user.id}:${id}`;
+ *     return chat.stream({ messages, trigger, messageId, context: { conversationId }, abortSignal: request.signal });
+ *   },
  * });
  */
 export function chatRoute(options: ChatRouteOptions): (request: Request) => Promise<Response> {

@@ -23,8 +23,18 @@ const NOT_RECORDING: SpanRecorder = Object.freeze({ setAttributes() {} });
  * `WeakMap` lookup. A failure is recorded (redacted) and rethrown.
  *
  * @example
- * const hits = await recordSpan(request.context, { name: 'ai_advisors.retrieve', attributes: { 'ai_advisors.retriever': name } },
- *   async (span) => { const hits = await retriever.retrieve(query); span.setAttributes({ 'ai_advisors.documents': hits.length }); return hits; });
+ * const retrieving: Advisor = {
+ *   name: 'retrieving',
+ *   before: async (request) => {
+ *     const attributes = { 'ai_advisors.retriever': retriever.name };
+ *     const hits = await recordSpan(request.context, { name: 'ai_advisors.retrieve', attributes }, async (span) => {
+ *       const found = await retriever.retrieve(userText(request));
+ *       span.setAttributes({ 'ai_advisors.documents': found.length });
+ *       return found;
+ *     });
+ *     return { ...request, sources: hits };
+ *   },
+ * };
  */
 export async function recordSpan<T>(
   context: AdvisorContext,

@@ -50,6 +50,18 @@ function selectedInMemory(filter: FilterExpression, corpus: readonly Record<stri
 }
 
 describe('toPostgresFilter', () => {
+  it('runs as its JSDoc example shows: after a parameter of the query itself, in PostgreSQL', async () => {
+    await pool.query('CREATE TEMP TABLE docs (id text, updated_at timestamptz, metadata jsonb)');
+    await pool.query(
+      `INSERT INTO docs VALUES ('a', '2025-03-01', '{"tenant":"acme","rating":4.8}'), ('b', '2025-03-01', '{"tenant":"acme","rating":3}'),
+        ('c', '2024-03-01', '{"tenant":"acme","rating":5}'), ('d', '2025-03-01', '{"tenant":"globex","rating":5}')`,
+    );
+    const { sql, values } = toPostgresFilter(parseFilter("tenant == 'acme' AND rating >= 4.5"), { firstParameter: 2 });
+    const since = new Date('2025-01-01');
+    const { rows } = await pool.query(`SELECT id FROM docs WHERE updated_at >= $1 AND ${sql}`, [since, ...values]);
+    expect(rows).toEqual([{ id: 'a' }]);
+  });
+
   it('puts every key and value in a bound parameter, never in the SQL text', () => {
     for (const hostile of HOSTILE_STRINGS) {
       const { sql, values } = toPostgresFilter(or(eq(hostile, hostile), isIn(`${hostile}.x`, [hostile, 1.5, true]), gt('n', 1e308)));
