@@ -107,6 +107,9 @@ const ABSENT_PACKAGES = `declare module '@vercel/otel' {
 
 /** What a page imports from the reader's own code (`./my-store.ts`), typed as the page describes it. */
 const READERS_MODULES: Record<string, string> = {
+  'today-advisor.ts': `import type { Advisor } from 'ai-advisors';
+export declare function todayAdvisor(today?: () => Date): Advisor;
+`,
   'my-store.ts': `import type { EmbeddingModel } from 'ai';
 import type { VectorStore } from 'ai-advisors';
 import type { SettlingChatMemoryStore } from 'ai-advisors/memory';
