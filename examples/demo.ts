@@ -1,6 +1,7 @@
 /**
  * The demo (`npm run demo`): a scripted conversation over two sample documents
- * (a biography and a company's terms of use) through three advisors:
+ * (a biography and a company's terms of use) through three advisors, printing
+ * the chain and, after each answer, what each advisor did:
  *
  * - metadata passthrough: latency, token usage and sources as response metadata,
  * - message memory: the follow-up "How old is she?" is understood because the
@@ -22,7 +23,7 @@ import { messageMemoryAdvisor, metadataPassthroughAdvisor, rerankRagAdvisor } fr
 import { resolveDemoModel } from '../src/offline/index.ts';
 import { createLocalReranker } from './demo-reranker.ts';
 import { isEntryPoint, writeToStdout, type ExampleOptions } from './example-options.ts';
-import { printTurn } from './print-turn.ts';
+import { describeChain, printTurn } from './print-turn.ts';
 import { loadSampleDocuments } from './sample-documents.ts';
 import { createSampleRetriever } from './sample-retriever.ts';
 
@@ -71,6 +72,7 @@ export async function main({ env = process.env, write = writeToStdout }: Example
     ],
   });
 
+  write(`Advisor chain, outermost first: ${describeChain(chat.chain)}\n`);
   const answers: string[] = [];
   for (const question of DEMO_QUESTIONS) {
     write(`\nYou: ${question}\n`);

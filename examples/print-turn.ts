@@ -10,9 +10,15 @@ interface TraceLike {
   readonly queries?: readonly string[];
 }
 
+/** One line per advisor of the chain, outermost first: its name and order, for a banner. */
+export function describeChain(chain: { readonly advisors: readonly { readonly name: string; readonly order?: number }[] }): string {
+  return chain.advisors.map((advisor) => `${advisor.name} (${advisor.order ?? 0})`).join(' → ');
+}
+
 /**
  * Streams one answer to `write` as it arrives, then prints its sources (title
- * and score) and a one-line retrieval trace from the advisors' metadata.
+ * and score) and what each advisor did, from its metadata: memory's history and
+ * stored messages, a one-line retrieval trace, what the page was sent.
  * Returns the answer text.
  */
 export async function printTurn(result: ChatStreamResult, write: (text: string) => void): Promise<string> {
@@ -27,10 +33,16 @@ export async function printTurn(result: ChatStreamResult, write: (text: string) 
   });
   for (const [advisor, data] of Object.entries(metadata)) {
     const trace = data.trace as TraceLike | undefined;
-    if (trace === undefined) continue;
-    write(`  trace ${advisor}: ${describeTrace(trace, data.noContext === true)}\n`);
+    if (trace !== undefined) write(`  trace ${advisor}: ${describeTrace(trace, data.noContext === true)}\n`);
+    else if (typeof data.historyMessages === 'number') write(`  ${advisor}: ${describeMemory(data)}\n`);
+    else if (data.advisors !== undefined) write(`  ${advisor}: sent the page ${Object.keys(data).join(', ')}\n`);
   }
   return text;
+}
+
+function describeMemory(data: Readonly<Record<string, unknown>>): string {
+  const stored = typeof data.storedMessages === 'number' ? `, stored the turn (${data.storedMessages} messages)` : '';
+  return `sent ${String(data.historyMessages)} earlier messages with the question${stored}`;
 }
 
 function describeTrace(trace: TraceLike, noContext: boolean): string {

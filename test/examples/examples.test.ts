@@ -118,6 +118,9 @@ describe('the demo', () => {
     expect(result[2]).toContain('refunded pro rata');
     expect(result[3]).toContain('deleted permanently after 30 days');
     expect(output).toMatch(/\d+ ms, \d+ tokens/);
+    expect(output).toContain('Advisor chain, outermost first: metadata (-2500) → message-memory (-100) → rerank-rag (0)');
+    expect(output).toContain('message-memory: sent 2 earlier messages with the question, stored the turn (2 messages)');
+    expect(output).toMatch(/metadata: sent the page .*latencyMs/);
   });
 
   it('runs as `npm run demo` does and exits cleanly', async () => {
