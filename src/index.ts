@@ -1,3 +1,8 @@
+/**
+ * The essentials: the chat client, the advisor chain, the middleware, the route helper, context keys, errors, and the interfaces extensions implement.
+ *
+ * @module ai-advisors
+ */
 // The essentials: the chat client, the advisor chain, the middleware, the route helper, context, errors and the
 // interfaces extensions implement. Everything else is behind an entry point by concern:
 // ai-advisors/advisors, /memory, /retrieval, /filter, /ingestion, /evaluation, /extension (for authors of

@@ -10,7 +10,9 @@ import { type JsonValue, redactValue } from '../../src/extension/index.ts';
 
 /** Where log records go; `console` satisfies it, and so do pino and winston loggers. */
 export interface AdvisorLogger {
+  /** A request or response summary. */
   info(message: string, data: Record<string, unknown>): void;
+  /** A failed turn, or a logger that threw on `info`. */
   error(message: string, data: Record<string, unknown>): void;
 }
 

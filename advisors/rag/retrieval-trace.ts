@@ -14,7 +14,7 @@ export const MAX_TRACE_TEXT_LENGTH = 500;
 
 export interface RerankTrace {
   readonly reranker: string;
-  /** The query reranked with, cut to {@link MAX_TRACE_TEXT_LENGTH} characters. */
+  /** The query reranked with, cut to 500 characters. */
   readonly query: string;
   readonly scores: readonly DocumentRef[];
   /** Present when the reranker failed or timed out and the retrieval order was kept; the message is redacted and cut. */
@@ -28,8 +28,7 @@ export interface RerankTrace {
  */
 export interface RetrievalTrace {
   /**
-   * Every query text of the turn, each once, cut to {@link MAX_TRACE_TEXT_LENGTH}
-   * characters: first the user's text the retrieval started from, then what
+   * Every query text of the turn, each once, cut to 500 characters: first the user's text the retrieval started from, then what
    * the transformers made of it. Transformations, routes and hits name a
    * query by its index here.
    */

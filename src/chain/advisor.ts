@@ -61,6 +61,7 @@ export interface AdvisedRequest {
   readonly context: AdvisorContext;
 }
 
+/** How a turn ended: answered, failed (a model, store or advisor error), or aborted by the caller. */
 export type TurnOutcome = 'finished' | 'error' | 'aborted';
 
 /** The aggregated result of one turn, including all of its tool steps. */
@@ -90,7 +91,9 @@ export interface AdvisedStream {
   readonly response: Promise<AdvisedResponse>;
 }
 
+/** Runs the advisors further in and the model, for `generate`. */
 export type CallNext = (request: AdvisedRequest) => Promise<AdvisedResponse>;
+/** Runs the advisors further in and the model, for `stream`. */
 export type StreamNext = (request: AdvisedRequest) => Promise<AdvisedStream>;
 
 /**
@@ -106,9 +109,12 @@ export interface Advisor {
   readonly name: string;
   /** Default 0. Equal orders keep registration order. */
   readonly order?: number;
+  /** On the way in, outer advisors first: the request the next advisor (or the model) gets. */
   before?(request: AdvisedRequest): AdvisedRequest | Promise<AdvisedRequest>;
   /** Runs exactly once per turn on the aggregated response, for every outcome, once this advisor's `before` completed. */
   after?(response: AdvisedResponse): AdvisedResponse | Promise<AdvisedResponse>;
+  /** Around the rest of the chain for `generate`: call `next` (once, again, or not at all to answer directly). */
   aroundCall?(request: AdvisedRequest, next: CallNext): Promise<AdvisedResponse>;
+  /** Around the rest of the chain for `stream`: call `next` (once, again, or not at all to answer directly). */
   aroundStream?(request: AdvisedRequest, next: StreamNext): Promise<AdvisedStream>;
 }

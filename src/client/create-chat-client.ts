@@ -17,6 +17,7 @@ import { isTelemetryEnabled } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry } from '../telemetry/turn-telemetry.ts';
 import { checkOneOf, checkOptional, checkOptions } from '../util/check-options.ts';
 
+/** Options of `createChatClient`: the model, the advisors, default instructions, tools and call settings. */
 export type ChatClientOptions = ChatCallSettings & {
   readonly model: LanguageModel;
   /** Default advisors, run for every call. */
@@ -30,6 +31,7 @@ export type ChatClientOptions = ChatCallSettings & {
   readonly limits?: InputLimits;
 };
 
+/** One turn's input to `chat.stream` or `chat.generate`: `prompt` or `messages`, context values, per-call advisors and settings. */
 export type ChatInput = ChatCallSettings & {
   /** A user message as plain text. Give `prompt` or `messages`. */
   readonly prompt?: string;

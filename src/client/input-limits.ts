@@ -14,6 +14,7 @@ export interface InputLimits {
   readonly maxInputSize?: number;
 }
 
+/** The input limits the chat client enforces unless `limits` says otherwise, in characters. */
 export const DEFAULT_INPUT_LIMITS: Required<InputLimits> = { maxMessageSize: 1_000_000, maxInputSize: 4_000_000 };
 
 export function resolveInputLimits(limits: InputLimits | undefined, component: string): Required<InputLimits> {

@@ -3,6 +3,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkNesting } from '../util/check-nesting.ts';
 import { checkInputSize, type InputLimits } from './input-limits.ts';
 
+/** The messages a turn takes: AI SDK `ModelMessage`s, or the `UIMessage`s `useChat` sends. */
 export type ChatMessages = readonly ModelMessage[] | readonly UIMessage[];
 
 export interface PromptInput {

@@ -1,6 +1,7 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ContextKey } from './context-key.ts';
 
+/** What a context is created from: plain values by key name, another context, or nothing. */
 export type ContextInit = Readonly<Record<string, unknown>> | AdvisorContext | undefined;
 
 /**
@@ -49,10 +50,12 @@ export class AdvisorContext {
     return value;
   }
 
+  /** Whether a value is set for `key`. */
   has(key: ContextKey<unknown>): boolean {
     return this.values.get(key.name) !== undefined;
   }
 
+  /** Sets `key` after validating `value` with the key's `parse`. */
   set<T>(key: ContextKey<T>, value: T): this {
     this.values.set(key.name, parseValue(key, value));
     return this;

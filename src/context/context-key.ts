@@ -19,6 +19,7 @@ export interface ContextKey<T> {
   readonly parse: (value: unknown) => T;
 }
 
+/** A typed context key named `name`; `parse` validates raw values (a caller's `context`, `providerOptions.advisors`). */
 export function contextKey<T>(name: string, options: { parse?: (value: unknown) => T } = {}): ContextKey<T> {
   if (typeof name !== 'string' || name.trim() === '') {
     throw new TypeError('contextKey: name must be a non-empty string');
@@ -26,6 +27,7 @@ export function contextKey<T>(name: string, options: { parse?: (value: unknown) 
   return Object.freeze({ name, parse: options.parse ?? ((value: unknown) => value as T) });
 }
 
+/** A `parse` for context keys: a string that is not blank, or a `TypeError`. */
 export function parseNonEmptyString(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new TypeError(`expected a non-empty string, got ${describeValue(value)}`);

@@ -36,6 +36,7 @@ export class AdvisorError extends Error {
     }
   }
 
+  /** How Node prints the error: its message, with secrets redacted, and its cause. */
   [inspect.custom](): unknown {
     return redactedErrorView(this);
   }

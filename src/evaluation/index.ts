@@ -1,3 +1,8 @@
+/**
+ * Retrieval evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets.
+ *
+ * @module ai-advisors/evaluation
+ */
 export {
   evaluateRetrieval,
   type EvaluateRetrievalOptions,

@@ -1,3 +1,8 @@
+/**
+ * For authors of advisors and stores: option checks, deadlines, spans and redaction.
+ *
+ * @module ai-advisors/extension
+ */
 // ai-advisors/extension: what authors of advisors, retrievers, rerankers, vector stores and memory stores need to
 // behave like the built-in ones: option checks, a deadline for external calls, and redaction.
 export {

@@ -13,22 +13,27 @@ export function eq(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '==', value);
 }
 
+/** Matches when the field is not `value` (also when it is missing). */
 export function ne(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '!=', value);
 }
 
+/** Matches when the field is greater than `value`. */
 export function gt(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '>', value);
 }
 
+/** Matches when the field is greater than or equal to `value`. */
 export function gte(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '>=', value);
 }
 
+/** Matches when the field is less than `value`. */
 export function lt(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '<', value);
 }
 
+/** Matches when the field is less than or equal to `value`. */
 export function lte(key: string, value: FilterScalar): FilterExpression {
   return compare(key, '<=', value);
 }
@@ -48,6 +53,7 @@ export function isNull(key: string): FilterExpression {
   return Object.freeze({ type: 'is-null', key: validateFilterKey(key), negated: false });
 }
 
+/** Matches when the field is present and not null. */
 export function isNotNull(key: string): FilterExpression {
   return Object.freeze({ type: 'is-null', key: validateFilterKey(key), negated: true });
 }
@@ -62,6 +68,7 @@ export function or(...operands: FilterExpression[]): FilterExpression {
   return junction('or', operands);
 }
 
+/** Matches when `operand` does not. */
 export function not(operand: FilterExpression): FilterExpression {
   return Object.freeze({ type: 'not', operand: requireExpression(operand, 'operand') });
 }

@@ -5,8 +5,10 @@
  */
 export type FilterScalar = string | number | boolean;
 
+/** The comparison operators of the filter language. */
 export type ComparisonOperator = '==' | '!=' | '>' | '>=' | '<' | '<=';
 
+/** A metadata filter as data: comparisons, `IN`, null checks, `AND`/`OR`/`NOT`; parsed from Spring AI filter text or built with `eq`, `and`, ... */
 export type FilterExpression =
   | { readonly type: 'compare'; readonly key: string; readonly operator: ComparisonOperator; readonly value: FilterScalar }
   | { readonly type: 'in'; readonly key: string; readonly values: readonly FilterScalar[]; readonly negated: boolean }

@@ -1,3 +1,8 @@
+/**
+ * The metadata filter language: Spring AI filter text, a builder, matching and required filters.
+ *
+ * @module ai-advisors/filter
+ */
 export { and, compare, eq, gt, gte, isIn, isNotNull, isNull, lt, lte, ne, not, notIn, or } from './filter-builder.ts';
 export { FilterParseError } from './filter-parse-error.ts';
 export { formatFilter } from './format-filter.ts';

@@ -13,6 +13,7 @@ export interface ReciprocalRankFusionOptions {
   readonly topK?: number;
 }
 
+/** The default `k` of reciprocal rank fusion (a document at rank r scores 1 / (k + r)). */
 export const DEFAULT_RRF_K = 60;
 
 /**

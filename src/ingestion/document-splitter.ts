@@ -6,11 +6,13 @@ import type { Document } from '../document/document.ts';
  * built-in ones.
  */
 export interface DocumentSplitter {
+  /** The chunks of `documents`, each a document with provenance metadata. */
   split(documents: readonly Document[]): Document[] | Promise<Document[]>;
 }
 
 /** A splitter that also splits plain strings, for callers that do not need documents. */
 export interface TextSplitter extends DocumentSplitter {
   split(documents: readonly Document[]): Document[];
+  /** The chunks of `text`. */
   splitText(text: string): string[];
 }

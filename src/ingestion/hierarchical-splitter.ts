@@ -28,6 +28,7 @@ export interface HierarchicalSplit {
 export interface HierarchicalSplitter extends DocumentSplitter {
   /** The leaves only, ready for `ingest`. */
   split(documents: readonly Document[]): Document[];
+  /** Every level of chunks, linked parent to child; `split` returns only the leaves. */
   splitHierarchy(documents: readonly Document[]): HierarchicalSplit;
 }
 

@@ -1,3 +1,8 @@
+/**
+ * Splitters and `ingest`, with manifests that make re-ingestion incremental.
+ *
+ * @module ai-advisors/ingestion
+ */
 export type { DocumentSplitter, TextSplitter } from './document-splitter.ts';
 export {
   createRecursiveCharacterSplitter,

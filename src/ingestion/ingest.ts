@@ -64,6 +64,7 @@ export interface IngestOptions {
   onBatchError?: 'throw' | 'continue';
   /** Passed to `embedMany`. */
   providerOptions?: ProviderOptions;
+  /** Called as documents are split, embedded and stored, for a progress bar. */
   onProgress?: (progress: IngestProgress) => void;
   abortSignal?: AbortSignal;
 }

@@ -1,3 +1,8 @@
+/**
+ * Document loaders: text, Markdown, HTML, PDF and DOCX.
+ *
+ * @module ai-advisors/loaders
+ */
 export type { LoaderOptions, LoaderSource } from './read-source.ts';
 export { loadText } from './load-text.ts';
 export { loadMarkdown, type MarkdownHeading, type MarkdownLoaderOptions } from './load-markdown.ts';

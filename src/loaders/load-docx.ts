@@ -4,6 +4,7 @@ import { htmlToPlainText } from './html-to-plain-text.ts';
 import { importParser } from './import-parser.ts';
 import { LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
 
+/** The media type of Word documents, as `loadFile` detects it. */
 export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const COMPONENT = 'docx-loader';

@@ -107,6 +107,7 @@ export interface ChatMemoryStore {
    * (Redis keeps it for 7 days). Settling is idempotent.
    */
   settleAppend?(conversationId: string, attempt: AppendAttempt, options?: StoreCallOptions): Promise<SettledAppend>;
+  /** The conversation's system message and entries in append order (the newest `last` when given). */
   read(conversationId: string, options?: StoreReadOptions): Promise<StoredHistory>;
   /**
    * Deletes everything the store keeps for the conversation: entries, system

@@ -37,6 +37,7 @@ export interface WindowMeasure {
   readonly budget?: number;
   /** Prepares `count` (e.g. loads a tokenizer); called before the first count. */
   load?(): Promise<void>;
+  /** The message's cost to the window (e.g. its tokens). */
   count(message: ModelMessage): number;
 }
 

@@ -111,6 +111,7 @@ export interface ChatMemory {
   ): Promise<{ readonly history: MemoryEntry[]; readonly turn: MemoryEntry[] } | undefined>;
   /** `read`, as the messages to send to a model. */
   messages(conversationId: string, options?: ChatMemoryCallOptions): Promise<ModelMessage[]>;
+  /** Deletes the conversation from the store, with its append keys. */
   clear(conversationId: string, options?: ChatMemoryCallOptions): Promise<void>;
 }
 

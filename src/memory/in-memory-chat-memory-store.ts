@@ -45,7 +45,10 @@ interface AppendLedger {
  * @example
  * const memory = createChatMemory({ store: createInMemoryChatMemoryStore() });
  */
-export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore & { conversationIds(): string[] } {
+export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore & {
+  /** The ids of the conversations that have stored messages. */
+  conversationIds(): string[];
+} {
   const component = 'memory-store';
   const conversations = new Map<string, Conversation>();
   const ledgers = new Map<string, AppendLedger>();

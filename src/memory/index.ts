@@ -1,3 +1,8 @@
+/**
+ * Chat memory: `createChatMemory`, windows, tokenizers, the in-memory store and history helpers.
+ *
+ * @module ai-advisors/memory
+ */
 export {
   createChatMemory,
   type AppendTurnOptions,

@@ -19,6 +19,7 @@ export function serializeMemoryEntry(entry: MemoryEntry): string {
   return serializeMemoryValue({ ...entry, metadata: encodeCreatedAt(entry.metadata) });
 }
 
+/** An entry from the text `serializeMemoryEntry` wrote, with its binary data and dates restored. */
 export function deserializeMemoryEntry(text: string): MemoryEntry {
   const entry = deserializeMemoryValue(text) as MemoryEntry;
   restoreCreatedAt(entry.metadata);

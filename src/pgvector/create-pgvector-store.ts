@@ -25,6 +25,7 @@ import { checkAbortSignal, checkFiniteNumber, checkOptional, checkOptions, check
 import { latestPerId } from '../document/latest-per-id.ts';
 import { raceAbort } from '../util/race-abort.ts';
 
+/** pgvector's iterative index scans (0.8+), for filtered searches that would otherwise return too few rows. */
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 
 export interface PgVectorStoreOptions extends PgVectorTableOptions {

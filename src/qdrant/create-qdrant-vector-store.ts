@@ -15,7 +15,9 @@ import { toQdrantFilter } from './to-qdrant-filter.ts';
 import { checkFiniteNumber, checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 import { raceAbort } from '../util/race-abort.ts';
 
+/** The distance of the collection's dense vectors. */
 export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
+/** The kind of a payload index the store creates for a metadata field it filters on. */
 export type QdrantPayloadIndexType = 'keyword' | 'integer' | 'float' | 'bool' | 'datetime' | 'text' | 'uuid';
 
 export interface QdrantVectorStoreOptions {

@@ -2,6 +2,7 @@ import type { Schemas } from '@qdrant/js-client-rest';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filter/filter-expression.ts';
 
+/** A Qdrant filter, as the REST API takes it. */
 export type QdrantFilter = Schemas['Filter'];
 type QdrantCondition = Schemas['Condition'];
 

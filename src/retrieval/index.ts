@@ -1,3 +1,8 @@
+/**
+ * Retrievers (BM25, vector stores, hybrid), fusion, rerankers, documents and prompt helpers.
+ *
+ * @module ai-advisors/retrieval
+ */
 // ai-advisors/retrieval: retrievers (BM25, vector stores, hybrid), fusion, rerankers, documents, and
 // the prompt helpers that inject retrieved documents.
 export * from '../bm25/index.ts';

@@ -14,5 +14,6 @@ export interface RerankOptions {
  */
 export interface Reranker {
   readonly name: string;
+  /** `documents` in order of relevance to `query`, scored, cut to `topN` and `minScore`. */
   rerank(query: string, documents: readonly Document[], options?: RerankOptions): Promise<Document[]>;
 }

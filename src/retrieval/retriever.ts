@@ -17,5 +17,6 @@ export interface RetrieveOptions {
  */
 export interface Retriever {
   readonly name: string;
+  /** The documents for `query`, best first, scored, within `topK`, `minScore` and `filter`. */
   retrieve(query: string, options?: RetrieveOptions): Promise<Document[]>;
 }

@@ -16,6 +16,8 @@ export interface VectorStore {
   readonly name: string;
   /** Adds or replaces documents by id. Documents without `embedding` are embedded by the store. */
   add(documents: readonly Document[], options?: { abortSignal?: AbortSignal }): Promise<void>;
+  /** Removes the documents with these ids; unknown ids are ignored. */
   delete(ids: readonly string[], options?: { abortSignal?: AbortSignal }): Promise<void>;
+  /** The nearest documents to the query (or vector), best first, scored, filtered. */
   search(request: VectorSearchRequest): Promise<Document[]>;
 }

@@ -17,6 +17,7 @@ export interface ChatRequestBody {
   readonly [field: string]: unknown;
 }
 
+/** Where a route failure happened: handling the request, or while streaming the answer. */
 export type ChatRouteErrorPhase = 'request' | 'stream';
 
 export interface ChatRouteOptions {

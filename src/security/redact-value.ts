@@ -1,6 +1,7 @@
 import { isSecretName } from './is-secret-name.ts';
 import { REDACTED, redactSecrets } from './redact-secrets.ts';
 
+/** A JSON value, as `redactValue` returns it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 export interface RedactValueOptions {

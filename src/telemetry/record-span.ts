@@ -10,6 +10,7 @@ export type SpanAttributes = Readonly<
 
 /** What the traced work may add to its span: counts and scores known only once it ran. */
 export interface SpanRecorder {
+  /** Adds attributes to the span (nothing when the turn is not traced). */
   setAttributes(attributes: SpanAttributes): void;
 }
 

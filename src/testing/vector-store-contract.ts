@@ -15,6 +15,7 @@ export interface VectorStoreContractSetup {
   readonly dimensions: number;
 }
 
+/** Builds a new, empty store for one test, with the suite's embedding model and vector length. */
 export type CreateVectorStore = (setup: VectorStoreContractSetup) => VectorStore | Promise<VectorStore>;
 
 const DIMENSIONS = 4;

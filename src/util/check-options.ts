@@ -28,14 +28,17 @@ export function checkOptions<T>(options: T, { component, known }: { component: s
   return options;
 }
 
+/** A positive safe integer, such as a count. */
 export function checkPositiveInteger(value: unknown, site: OptionSite): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : fail(site, 'a positive integer', value);
 }
 
+/** A safe integer of 0 or more. */
 export function checkNonNegativeInteger(value: unknown, site: OptionSite): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : fail(site, 'a non-negative integer', value);
 }
 
+/** A finite number. */
 export function checkFiniteNumber(value: unknown, site: OptionSite): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fail(site, 'a finite number', value);
 }
@@ -45,22 +48,31 @@ export function checkPositiveNumber(value: unknown, site: OptionSite): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fail(site, 'a positive number', value);
 }
 
+/** A string that is not blank. */
 export function checkNonEmptyString(value: unknown, site: OptionSite): string {
   return typeof value === 'string' && value.trim() !== '' ? value : fail(site, 'a non-empty string', value);
 }
 
+/** A boolean. */
 export function checkBoolean(value: unknown, site: OptionSite): boolean {
   return typeof value === 'boolean' ? value : fail(site, 'a boolean', value);
 }
 
+/**
+ * A function.
+ *
+ * @typeParam T - the function's type, as the caller declares it
+ */
 export function checkFunction<T extends (...args: never[]) => unknown>(value: unknown, site: OptionSite): T {
   return typeof value === 'function' ? (value as T) : fail(site, 'a function', value);
 }
 
+/** One of `allowed`. */
 export function checkOneOf<const T extends string>(value: unknown, allowed: readonly T[], site: OptionSite): T {
   return allowed.includes(value as T) ? (value as T) : fail(site, `one of ${allowed.join(', ')}`, value);
 }
 
+/** An `AbortSignal`. */
 export function checkAbortSignal(value: unknown, site: OptionSite): AbortSignal {
   return value instanceof AbortSignal ? value : fail(site, 'an AbortSignal', value);
 }

@@ -36,5 +36,6 @@ export interface ContentAggregator {
    * `candidateMinScore` instead. Otherwise `minScore` is the retrievers' threshold.
    */
   readonly rescores?: boolean;
+  /** One ranking from the hits of every query and retriever (fusion, reranking), with what it dropped. */
   aggregate(resultsByQuery: ReadonlyMap<string, readonly (readonly Document[])[]>, input: AggregateInput): Promise<AggregateResult>;
 }

@@ -12,11 +12,13 @@ export type NoContextPolicy = (typeof NO_CONTEXT_POLICIES)[number];
 
 const NO_CONTEXT_POLICIES = ['answer-anyway', 'tell-model-unknown', 'skip'] as const;
 
+/** What the model is told under `noContext: 'tell-model-unknown'` when nothing relevant was found (`{question}`). */
 export const DEFAULT_NO_CONTEXT_TEMPLATE = `No document relevant to the question below was found in the knowledge base.
 Tell the user that the available documents do not answer it. Do not answer from general knowledge.
 
 Question: {question}`;
 
+/** The fixed answer under `noContext: 'answer-directly'` when nothing relevant was found. */
 export const DEFAULT_NO_CONTEXT_ANSWER = 'I could not find any documents that answer this question.';
 
 export interface NoContextOptions {

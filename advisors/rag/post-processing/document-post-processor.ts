@@ -21,6 +21,7 @@ export interface PostProcessInput extends RagStageInput {
  */
 export interface DocumentPostProcessor {
   readonly name: string;
+  /** The documents to inject, from the aggregated ranking: filtered, reordered, expanded or merged. */
   process(documents: readonly Document[], input: PostProcessInput): Document[] | Promise<Document[]>;
 }
 

@@ -13,6 +13,7 @@ export interface CompressionQueryTransformerOptions extends ModelQueryTransforme
   readonly template?: string;
 }
 
+/** The default prompt of `createCompressionQueryTransformer` (`{history}`, `{query}`). */
 export const DEFAULT_COMPRESSION_TEMPLATE = `You turn the latest user message of a conversation into a standalone search query.
 Resolve pronouns and references ("it", "that one", "the second") using the conversation.
 Keep the user's language. Answer with the query only, on one line, without explanations.

@@ -12,6 +12,7 @@ export interface HydeQueryTransformerOptions extends ModelQueryTransformerOption
   readonly template?: string;
 }
 
+/** The default prompt of `createHydeQueryTransformer` (`{query}`). */
 export const DEFAULT_HYDE_TEMPLATE = `Write a short passage (three to five sentences) that answers the question as a reference document would.
 It is used only to search for similar real documents, so write plausible, specific content; do not hedge or mention that it is hypothetical.
 

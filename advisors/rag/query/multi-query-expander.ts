@@ -14,6 +14,7 @@ export interface MultiQueryExpanderOptions extends ModelQueryTransformerOptions 
   readonly template?: string;
 }
 
+/** The default prompt of `createMultiQueryExpander` (`{query}`, `{n}`). */
 export const DEFAULT_MULTI_QUERY_TEMPLATE = `You are a search assistant. Write {n} different versions of the user's query that would each find relevant documents: vary the wording, synonyms and perspective, keep the meaning and the language.
 Answer with the {n} queries only, one per line, without numbering or explanations.
 

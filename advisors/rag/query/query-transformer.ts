@@ -8,6 +8,7 @@ import type { RagStageInput } from '../rag-stage-input.ts';
  */
 export interface QueryTransformer {
   readonly name: string;
+  /** The queries to search with instead of `query` (one or more); the trace records them. */
   transform(query: string, input: RagStageInput): Promise<readonly string[]>;
 }
 

@@ -12,6 +12,7 @@ export interface RewriteQueryTransformerOptions extends ModelQueryTransformerOpt
   readonly template?: string;
 }
 
+/** The default prompt of `createRewriteQueryTransformer` (`{query}`, `{targetSearchSystem}`). */
 export const DEFAULT_REWRITE_TEMPLATE = `You rewrite user queries for {targetSearchSystem}: remove filler, keep every detail that matters, make it specific and concise.
 Keep the user's language. Answer with the rewritten query only, on one line.
 

@@ -13,6 +13,7 @@ export interface TranslationQueryTransformerOptions extends ModelQueryTransforme
   readonly template?: string;
 }
 
+/** The default prompt of `createTranslationQueryTransformer` (`{query}`, `{targetLanguage}`). */
 export const DEFAULT_TRANSLATION_TEMPLATE = `You translate search queries into {targetLanguage}. If the query is already in {targetLanguage}, return it unchanged.
 Answer with the translated query only, on one line.
 

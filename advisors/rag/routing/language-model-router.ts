@@ -20,6 +20,7 @@ export interface LanguageModelRouterOptions extends ModelStageOptions {
   readonly template?: string;
 }
 
+/** The default prompt of `createLanguageModelRouter` (`{routes}`, `{query}`). */
 export const DEFAULT_ROUTING_TEMPLATE = `You choose the data sources that can answer a query. You are given numbered sources with descriptions.
 Answer with the numbers of the relevant sources only, separated by commas (for example "1" or "1, 3"). Answer "none" if no source fits.
 

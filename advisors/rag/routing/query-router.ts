@@ -6,6 +6,7 @@ import { checkRagOptions, checkRetrievers } from '../validate-rag-options.ts';
 /** What a model or embedding router does when it cannot pick a route. */
 export const ROUTER_FALLBACKS = ['doNotRoute', 'routeToAll', 'fail'] as const;
 
+/** What a model-driven router does when it fails or answers nothing usable: route to no retriever, to all, or fail the turn. */
 export type RouterFallback = (typeof ROUTER_FALLBACKS)[number];
 
 /** A router's answer for one query; routers return it frozen, so no caller can change what the next query gets. */
@@ -21,6 +22,7 @@ export interface RouteDecision {
 /** Chooses the retrievers (sources) a query is searched in. */
 export interface QueryRouter {
   readonly name: string;
+  /** The retrievers to search for `query` (none: no retrieval), and why when it fell back. */
   route(query: string, input: RagStageInput): Promise<RouteDecision>;
 }
 
