@@ -16,6 +16,7 @@ export interface AdvisorLogger {
   error(message: string, data: Record<string, unknown>): void;
 }
 
+/** Options of `loggingAdvisor`. */
 export interface LoggingAdvisorOptions {
   /** Default `logging`. */
   readonly name?: string;

@@ -15,6 +15,7 @@ import { renderMessages } from '../../src/memory/index.ts';
 import { validateAdvisorIdentity } from './memory-advisor-options.ts';
 import { turnToStore, validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
 
+/** Options of `vectorStoreMemoryAdvisor`. */
 export interface VectorStoreMemoryAdvisorOptions {
   /** Where turns are indexed and recalled from; it embeds the turn text. */
   readonly vectorStore: VectorStore;

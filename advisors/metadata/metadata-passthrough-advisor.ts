@@ -3,6 +3,7 @@ import { redactValue } from '../../src/extension/index.ts';
 import { DEFAULT_ADVISOR_FIELDS } from './default-advisor-fields.ts';
 import { fitToBytes } from './fit-to-bytes.ts';
 
+/** Options of `metadataPassthroughAdvisor`: what reaches the page, and how much of it. */
 export interface MetadataPassthroughOptions {
   /** Default `metadata`. */
   readonly name?: string;

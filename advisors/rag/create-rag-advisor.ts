@@ -60,6 +60,7 @@ export interface RetrievalStageCall {
   readonly filter?: FilterExpression;
 }
 
+/** What the retrieval pipeline of a RAG advisor produced for a turn: its documents and its trace. */
 export interface RetrievalStageResult {
   /** The documents to inject, best first (or in the post-processors' order). */
   readonly documents: Document[];

@@ -12,6 +12,7 @@ export interface DocumentRef {
 /** Longest query or error message a trace holds; longer ones are cut, so a huge question cannot make a huge trace. */
 export const MAX_TRACE_TEXT_LENGTH = 500;
 
+/** What the reranking stage did, in a retrieval trace. */
 export interface RerankTrace {
   readonly reranker: string;
   /** The query reranked with, cut to 500 characters. */

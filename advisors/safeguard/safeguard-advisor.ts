@@ -10,6 +10,7 @@ import {
 import { blockedTermPattern } from './blocked-term-pattern.ts';
 import { normalizeForMatching, readingsForMatching } from './normalize-for-matching.ts';
 
+/** Options of `safeguardAdvisor`. */
 export interface SafeguardAdvisorOptions {
   /** Default `safeguard`. */
   readonly name?: string;

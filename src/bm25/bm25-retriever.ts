@@ -14,6 +14,7 @@ import { multilingualAnalyzer } from './multilingual-analyzer.ts';
 const COMPONENT = 'bm25-retriever';
 const DEFAULT_TOP_K = 10;
 
+/** Options of `createBm25Retriever`. */
 export interface Bm25RetrieverOptions {
   /** Retriever name, recorded in each result's provenance. Default `'bm25'`. */
   readonly name?: string;

@@ -24,6 +24,7 @@ export interface Bm25Snapshot {
   readonly documents: readonly Bm25SnapshotDocument[];
 }
 
+/** A document as a BM25 snapshot keeps it. */
 export interface Bm25SnapshotDocument {
   readonly id: string;
   readonly text: string;
@@ -31,6 +32,7 @@ export interface Bm25SnapshotDocument {
   readonly terms: readonly number[];
 }
 
+/** Options of `loadBm25Retriever`. */
 export interface LoadBm25RetrieverOptions {
   /**
    * The analyzer for new documents and queries. Required when the snapshot was

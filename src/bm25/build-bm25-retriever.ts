@@ -17,6 +17,7 @@ const BATCH_SIZE = 1_000;
 // Sources run as .ts (vitest, tsx, Node's type stripping), the package as .js: the worker is the sibling with this module's extension.
 const WORKER_URL = new URL(`./bm25-analysis-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
 
+/** Options of `buildBm25Retriever`. */
 export interface BuildBm25RetrieverOptions extends Bm25RetrieverOptions {
   /** Worker threads that analyze documents. Default: one fewer than the available cores, from 1 to 4. */
   readonly workers?: number;

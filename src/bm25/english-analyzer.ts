@@ -4,6 +4,7 @@ import { createEnglishWordNormalizer } from './english-word-normalizer.ts';
 import { scanWords } from './scan-words.ts';
 import { validateAnalyzerText, validateStemming, validateStopWords } from './validate-analyzer-options.ts';
 
+/** Options of `createEnglishAnalyzer`. */
 export interface EnglishAnalyzerOptions {
   /** Words dropped after lowercasing. Default: Lucene's English stop words (`ENGLISH_STOP_WORDS`). */
   readonly stopWords?: readonly string[];

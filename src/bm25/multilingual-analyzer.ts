@@ -9,6 +9,7 @@ import { validateAnalyzerText, validateStemming, validateStopWords } from './val
 /** Half-width and full-width forms (`ＡＩ`, `ｶﾀｶﾅ`), which NFKC folds to their usual forms. */
 const WIDTH_VARIANTS = /[\uFF00-\uFFEF]/;
 
+/** Options of `createMultilingualAnalyzer`. */
 export interface MultilingualAnalyzerOptions {
   /** Stop words for space-delimited words. Default: Lucene's English stop words. */
   readonly stopWords?: readonly string[];

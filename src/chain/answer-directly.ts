@@ -3,6 +3,7 @@ import type { AdvisedRequest, AdvisedResponse, AdvisedStream } from './advisor.t
 import { callModel } from './call-model.ts';
 import { streamModel } from './stream-model.ts';
 
+/** Options of `answerDirectly` and `streamDirectAnswer`: who answers, and with what text. */
 export interface AnswerDirectlyOptions {
   /** The name of the advisor that answers; recorded as `answeredBy`. */
   readonly advisor: string;

@@ -14,6 +14,7 @@ import type { Document } from '../document/document.ts';
 import { asyncIterableStream, type AsyncIterableStream } from '../util/async-iterable-stream.ts';
 import { createReplayBroadcast, type ReplayBroadcast } from './replay-broadcast.ts';
 
+/** What `chat.stream` returns at once: the streams, and promises of the turn's text, response, sources and metadata. */
 export interface ChatStreamResult {
   /** Every stream part (text, tool calls, sources, ...), as `streamText().stream` yields them. */
   readonly stream: AsyncIterableStream<TextStreamPart<ToolSet>>;

@@ -67,6 +67,7 @@ export type ChatTrigger = 'submit-message' | 'regenerate-message';
 
 const CHAT_TRIGGERS: readonly ChatTrigger[] = ['submit-message', 'regenerate-message'];
 
+/** A chat client (`createChatClient`): its chain, and `generate` and `stream` for one turn each. */
 export interface ChatClient {
   /** The client's default chain, in execution order. */
   readonly chain: AdvisorChain;

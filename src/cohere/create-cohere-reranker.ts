@@ -7,6 +7,7 @@ import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { cohereFetcher } from './cohere-fetcher.ts';
 import { checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 
+/** Options of `createCohereReranker`. */
 export interface CohereRerankerOptions {
   /**
    * A configured client; otherwise one is created from `apiKey` (default: env `COHERE_API_KEY` or `CO_API_KEY`).

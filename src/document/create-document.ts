@@ -4,6 +4,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Document } from './document.ts';
 import { isPlainObject } from './is-plain-object.ts';
 
+/** Options of `createDocument`. */
 export interface CreateDocumentOptions {
   /** Stable identifier. Default: SHA-256 (hex) of the text and metadata, so re-ingesting the same content gives the same id. */
   readonly id?: string;

@@ -18,6 +18,7 @@ export interface DocumentProvenance {
   readonly fusedScore?: number;
 }
 
+/** A piece of text with metadata: what loaders and splitters produce, stores keep and retrievers return (with a score). */
 export interface Document {
   /** Stable identifier; deduplication and fusion key on it. */
   readonly id: string;

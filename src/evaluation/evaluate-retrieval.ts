@@ -11,6 +11,7 @@ export interface RetrievalDataset {
   readonly qrels: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
+/** Options of `evaluateRetrieval`. */
 export interface EvaluateRetrievalOptions {
   /** Any retriever, or a RAG advisor's retrieval stage (`advisor.retriever`). */
   readonly retriever: Retriever;
@@ -38,6 +39,7 @@ export interface EvaluateRetrievalOptions {
 /** Mean metric values by cut-off, e.g. `ndcg[10]`. */
 export type MetricsAtK = Readonly<Record<number, number>>;
 
+/** What `evaluateRetrieval` measured: hit rate, MRR, recall and nDCG at each k over all queries, and each query's ranking. */
 export interface RetrievalEvaluation {
   /** Queries evaluated (those with at least one relevant judgment). */
   readonly queries: number;

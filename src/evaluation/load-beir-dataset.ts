@@ -13,6 +13,7 @@ export interface BeirDocument {
   readonly text: string;
 }
 
+/** A query of a BEIR dataset (its relevance judgements are in the dataset's `qrels`). */
 export interface BeirQuery {
   readonly id: string;
   readonly text: string;
@@ -21,6 +22,7 @@ export interface BeirQuery {
 /** Query id → (corpus document id → graded relevance). */
 export type BeirQrels = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
+/** A BEIR dataset as `loadBeirDataset` reads it: the corpus, the queries and their relevance judgements. */
 export interface BeirDataset {
   readonly corpus: readonly BeirDocument[];
   /** Only the queries the split judges, in file order. */
@@ -28,6 +30,7 @@ export interface BeirDataset {
   readonly qrels: BeirQrels;
 }
 
+/** Options of `loadBeirDataset`. */
 export interface LoadBeirDatasetOptions {
   /** A BEIR dataset folder, as its zip unpacks: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`. */
   readonly directory: string;

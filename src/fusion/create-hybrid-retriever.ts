@@ -7,6 +7,7 @@ import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
 import { stampRetrievalHit } from './hit-provenance.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
 
+/** Options of `createHybridRetriever`. */
 export interface HybridRetrieverOptions {
   /** Name used in errors and provenance. Default `hybrid`. */
   readonly name?: string;

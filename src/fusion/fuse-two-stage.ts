@@ -4,6 +4,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
 
+/** Options of `fuseTwoStage`. */
 export interface FuseTwoStageOptions {
   /** RRF constant for both stages. Default 60. */
   readonly k?: number;

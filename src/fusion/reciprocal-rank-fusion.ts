@@ -4,6 +4,7 @@ import { requireDocument } from '../document/require-document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ensureHitProvenance } from './hit-provenance.ts';
 
+/** Options of `reciprocalRankFusion`. */
 export interface ReciprocalRankFusionOptions {
   /** Smoothing constant: a hit at 1-based rank r contributes weight / (k + r). Default 60, as in the original paper. */
   readonly k?: number;

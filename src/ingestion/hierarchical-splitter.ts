@@ -7,6 +7,7 @@ import { chunkRanges, measureSlices, separatorBoundary, type ChunkRangeOptions, 
 import { assertChunkSizes, assertDocuments, assertSeparators } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
+/** Options of `createHierarchicalSplitter`. */
 export interface HierarchicalSplitterOptions {
   /** Chunk size of each level, largest (top parents) first, strictly decreasing; at least two levels. */
   chunkSizes: readonly number[];
@@ -18,6 +19,7 @@ export interface HierarchicalSplitterOptions {
   lengthFunction?: LengthFunction;
 }
 
+/** Every level of a hierarchical split: the leaves, and the parents they link to. */
 export interface HierarchicalSplit {
   /** Smallest chunks: embed and index these. Each has `parentId`, and `chunkCount` counts its siblings. */
   readonly leaves: Document[];

@@ -22,6 +22,7 @@ import {
   checkPositiveNumber,
 } from '../util/check-options.ts';
 
+/** How far `ingest` has come in a phase (split, embed, store). */
 export interface IngestProgress {
   /** `split`: documents split; `embed`: chunks embedded; `store`: chunks added to the store. */
   readonly phase: 'split' | 'embed' | 'store';
@@ -29,6 +30,7 @@ export interface IngestProgress {
   readonly total: number;
 }
 
+/** Options of `ingest`: what to load into which store, with which splitter and embedding model. */
 export interface IngestOptions {
   documents: readonly Document[];
   /** Splits the documents into chunks first. Without it, each document is indexed as it is. */
@@ -69,6 +71,7 @@ export interface IngestOptions {
   abortSignal?: AbortSignal;
 }
 
+/** What `ingest` did: chunks added, skipped as unchanged, failed and deleted, its errors and its duration. */
 export interface IngestResult {
   /** Chunks after splitting: `added + skipped + failed`. */
   readonly chunks: number;

@@ -13,6 +13,7 @@ export const SENTENCE_END_SEPARATOR = /[.!?]+["'”’)\]]*\s+|[。！？]+[」�
 /** Paragraphs, lines, sentences, words, then characters. */
 export const DEFAULT_SEPARATORS: readonly (string | RegExp)[] = ['\n\n', '\n', SENTENCE_END_SEPARATOR, ' ', ''];
 
+/** Options of `createRecursiveCharacterSplitter`. */
 export interface RecursiveCharacterSplitterOptions {
   /** Largest chunk, measured by `lengthFunction` (characters by default). */
   chunkSize: number;

@@ -3,6 +3,7 @@ import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from 
 import { checkBoolean } from '../util/check-options.ts';
 import { describeValue } from '../context/context-key.ts';
 
+/** How the sentence-based splitters find sentence boundaries. */
 export interface SentenceSegmentationOptions {
   /** BCP 47 locale for `Intl.Segmenter`'s sentence rules. Default: the runtime's locale. */
   locale?: string;

@@ -5,6 +5,7 @@ import { chunkRanges, measureSlices, separatorBoundary, type LengthFunction } fr
 import { assertChunkSizes } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
+/** Options of `createSentenceSplitter`. */
 export interface SentenceSplitterOptions extends SentenceSegmentationOptions {
   /**
    * Pack whole sentences into chunks of at most this size (by `lengthFunction`);

@@ -4,6 +4,7 @@ import { sentenceBoundary, sentenceRanges, type SentenceSegmentationOptions } fr
 import { assertDocuments } from './validate-options.ts';
 import { checkNonNegativeInteger, checkOptions } from '../util/check-options.ts';
 
+/** Options of `createSentenceWindowSplitter`. */
 export interface SentenceWindowSplitterOptions extends SentenceSegmentationOptions {
   /** Sentences kept on each side of a sentence in its `windowText`. Default 3. */
   window?: number;

@@ -5,6 +5,7 @@ import { measureSlices, type LengthFunction } from './text-ranges.ts';
 import { countTokenRanges } from './token-range-counter.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
+/** Options of `createTokenSplitter`. */
 export interface TokenSplitterOptions extends Omit<RecursiveCharacterSplitterOptions, 'lengthFunction'> {
   /** Counts the tokens of a text. Default: `gpt-tokenizer` (`o200k_base`, the GPT-4o / GPT-5 encoding). */
   tokenizer?: LengthFunction;

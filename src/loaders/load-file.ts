@@ -9,6 +9,7 @@ import { loadText } from './load-text.ts';
 import { describeSource, LOADER_OPTION_KEYS, type LoaderSource } from './read-source.ts';
 import { checkOptions } from '../util/check-options.ts';
 
+/** Options of `loadFile`. */
 export interface FileLoaderOptions extends Pick<MarkdownLoaderOptions, 'sections'>, PdfLoaderOptions {
   /** Chooses the loader instead of the file extension, e.g. for an upload named without one. */
   mediaType?: string;

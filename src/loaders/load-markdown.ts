@@ -3,6 +3,7 @@ import { importParser } from './import-parser.ts';
 import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
 import { checkBoolean } from '../util/check-options.ts';
 
+/** A heading of a Markdown document, as `loadMarkdown` records the sections. */
 export interface MarkdownHeading {
   readonly depth: number;
   readonly text: string;
@@ -10,6 +11,7 @@ export interface MarkdownHeading {
   readonly offset: number;
 }
 
+/** Options of `loadMarkdown`. */
 export interface MarkdownLoaderOptions extends LoaderOptions {
   /**
    * One document per section (a heading and the text up to the next heading),

@@ -4,6 +4,7 @@ import { importParser } from './import-parser.ts';
 import { LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
 import { checkBoolean } from '../util/check-options.ts';
 
+/** Options of `loadPdf`. */
 export interface PdfLoaderOptions extends LoaderOptions {
   /**
    * One document for the whole file instead of one per page (pages joined by a

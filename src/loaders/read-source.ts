@@ -7,6 +7,7 @@ import { checkAbortSignal, checkNonEmptyString, checkOptional, checkOptions } fr
 /** A file path or `file:` URL, or content already in memory (an upload) with the file name it came with. */
 export type LoaderSource = string | URL | { readonly data: Uint8Array | ArrayBuffer | string; readonly name: string };
 
+/** Options every loader takes: the document's id and metadata, and an abort signal. */
 export interface LoaderOptions {
   /** Id of the loaded document (pages and sections append to it). Default: the path as given, or the name. */
   id?: string;

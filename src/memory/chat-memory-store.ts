@@ -1,9 +1,11 @@
 import type { MemoryEntry } from './memory-entry.ts';
 
+/** Options of every chat memory store call. */
 export interface StoreCallOptions {
   readonly abortSignal?: AbortSignal;
 }
 
+/** Options of `ChatMemoryStore.read`. */
 export interface StoreReadOptions extends StoreCallOptions {
   /** Read only the latest `last` conversation entries (the system entry is returned regardless). */
   readonly last?: number;
@@ -57,6 +59,7 @@ export type AppendOutcome = 'stored' | 'duplicate' | 'conflict' | 'cancelled';
 /** Whether an append's key is stored, once its attempt can no longer land. */
 export type SettledAppend = 'stored' | 'absent';
 
+/** A conversation as a store returns it: the system message, and the entries in append order. */
 export interface StoredHistory {
   readonly system?: MemoryEntry;
   /** Conversation entries in the order they were appended. */

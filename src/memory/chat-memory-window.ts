@@ -26,6 +26,7 @@ export interface ChatMemoryWindow {
   start(system: ModelMessage | undefined): Promise<WindowSelection>;
 }
 
+/** How a window measures a message (e.g. its tokens), so that stores can keep the measure with it. */
 export interface WindowMeasure {
   readonly key: string;
   /**
@@ -41,6 +42,7 @@ export interface WindowMeasure {
   count(message: ModelMessage): number;
 }
 
+/** One read's selection by a window: offered the newest entries first, it says which to keep. */
 export interface WindowSelection {
   /**
    * Takes the unit and returns true if it fits in what is left; returns false

@@ -22,6 +22,7 @@ import { unsettledAppends } from './unsettled-appends.ts';
 import { validateAppendKey } from './validate-append-attempt.ts';
 import { validateConversationId } from './validate-conversation-id.ts';
 
+/** Options of `createChatMemory`. */
 export interface ChatMemoryOptions {
   /** Where turns are kept. Default: a new `createInMemoryChatMemoryStore()`. */
   readonly store?: ChatMemoryStore;
@@ -48,12 +49,15 @@ export type TurnMetadataInput = {
   readonly regenerates?: string;
 } & Readonly<Record<string, unknown>>;
 
+/** Options of every `ChatMemory` call. */
 export interface ChatMemoryCallOptions {
   readonly abortSignal?: AbortSignal;
 }
 
+/** Options of `ChatMemory.read`. */
 export interface ChatMemoryReadOptions extends ChatMemoryCallOptions, ToolPairingOptions {}
 
+/** Options of `ChatMemory.appendTurn`. */
 export interface AppendTurnOptions extends ChatMemoryCallOptions {
   readonly metadata?: TurnMetadataInput;
   /**
@@ -64,6 +68,7 @@ export interface AppendTurnOptions extends ChatMemoryCallOptions {
   readonly key?: string;
 }
 
+/** What `ChatMemory.appendTurn` did: the entries it holds, and whether it stored them now. */
 export interface AppendTurnResult {
   /** What this append holds, system message first (also when it was a duplicate). */
   readonly entries: MemoryEntry[];
@@ -71,6 +76,7 @@ export interface AppendTurnResult {
   readonly outcome: 'stored' | 'duplicate';
 }
 
+/** Chat memory (`createChatMemory`): windowed reads and idempotent appends of whole turns over a store. */
 export interface ChatMemory {
   readonly store: ChatMemoryStore;
   readonly window: ChatMemoryWindow | undefined;

@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import { inlineFileText, messageParts, toolOutputText } from './message-parts.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
+/** Options of `countMessageTokens`. */
 export interface CountMessageTokensOptions {
   /** Tokens charged for a binary or URL file (images, audio); providers bill these separately. Default 85. */
   readonly tokensPerFile?: number;

@@ -2,6 +2,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { measureSize } from '../util/measure-size.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
 
+/** Options of `createMessageWindow`. */
 export interface MessageWindowOptions {
   /** Most messages kept. */
   readonly maxMessages: number;

@@ -4,6 +4,7 @@ import type { ChatMemoryWindow } from './chat-memory-window.ts';
 import { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
 import { createGptTokenizer, type Tokenizer } from './tokenizer.ts';
 
+/** Options of `createTokenWindow`. */
 export interface TokenWindowOptions extends CountMessageTokensOptions {
   /** Token budget for the history, system message included. */
   readonly maxTokens: number;

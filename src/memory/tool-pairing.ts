@@ -43,6 +43,7 @@ export function groupIntoEvictionUnits(entries: readonly MemoryEntry[]): MemoryE
   return units;
 }
 
+/** Options of the history helpers that pair tool calls with their results. */
 export interface ToolPairingOptions {
   /**
    * Keep the open tool calls at the end of the history: calls of the last

@@ -20,6 +20,7 @@ import { recordedToolResult, registerToolCallStep } from './server-tool-registry
 import { isTelemetryEnabled, type TurnTelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry, type TurnTelemetry } from '../telemetry/turn-telemetry.ts';
 
+/** Options of `advisorMiddleware`. */
 export interface AdvisorMiddlewareOptions {
   readonly advisors: readonly Advisor[];
   /**

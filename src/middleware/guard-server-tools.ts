@@ -14,6 +14,7 @@ import { recordToolResult, toolCallStep } from './server-tool-registry.ts';
 
 const COMPONENT = 'guard-server-tools';
 
+/** Options of `guardServerTools`. */
 export interface GuardServerToolsOptions {
   /** The chat memory the middleware's memory advisor keeps the conversation in. */
   readonly memory: ChatMemory;

@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 
+/** Options of `createTextModel`. */
 export interface CreateTextModelOptions {
   readonly provider: string;
   readonly modelId: string;

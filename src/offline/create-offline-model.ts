@@ -66,6 +66,7 @@ const QUESTION_STOP_WORDS = [
   'some',
 ];
 
+/** Options of `createOfflineModel`. */
 export interface OfflineModelOptions {
   /** Default `'offline-stand-in'`. */
   readonly modelId?: string;

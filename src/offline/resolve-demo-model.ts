@@ -11,6 +11,7 @@ export type OpenAIProviderFactory = (settings: { apiKey: string; baseURL?: strin
   embedding(modelId: string): EmbeddingModelV4;
 };
 
+/** Options of `resolveDemoModel`. */
 export interface ResolveDemoModelOptions {
   /** Where `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL` and `OPENAI_EMBEDDING_MODEL` are read. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -21,6 +22,7 @@ export interface ResolveDemoModelOptions {
   readonly createOpenAI?: OpenAIProviderFactory;
 }
 
+/** The model `resolveDemoModel` chose, with an embedding model when there is one, and a label for it. */
 export interface DemoModel {
   readonly model: LanguageModelV4;
   /** Set for OpenAI; absent offline, where callers fall back to BM25 retrieval. */

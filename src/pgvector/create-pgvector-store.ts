@@ -28,6 +28,7 @@ import { raceAbort } from '../util/race-abort.ts';
 /** pgvector's iterative index scans (0.8+), for filtered searches that would otherwise return too few rows. */
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 
+/** Options of `createPgVectorStore`. */
 export interface PgVectorStoreOptions extends PgVectorTableOptions {
   /** A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. */
   readonly pool?: Pick<pg.Pool, 'connect'>;
@@ -65,6 +66,7 @@ export interface PgVectorStoreOptions extends PgVectorTableOptions {
   readonly name?: string;
 }
 
+/** A vector store on PostgreSQL with pgvector (`createPgVectorStore`). */
 export interface PgVectorStore extends VectorStore, AsyncDisposable {
   /** `"schema"."table"`. */
   readonly tableName: string;

@@ -24,6 +24,7 @@ export type PgVectorIndex =
     }
   | { readonly type: 'none' };
 
+/** The table of a pgvector store, for `pgVectorMigration`. */
 export interface PgVectorTableOptions {
   /** Table of documents. Default `ai_advisors_vectors`. */
   readonly tableName?: string;

@@ -2,6 +2,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filter/filter-expression.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
 
+/** Options of `toPostgresFilter`. */
 export interface ToPostgresFilterOptions {
   /** The `jsonb` column (or `alias.column`) holding the metadata. Default `metadata`. */
   readonly column?: string;

@@ -1,5 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
+/** The tables of the PostgreSQL chat memory store, for `chatMemoryMigration`. */
 export interface ChatMemoryTableOptions {
   /**
    * Table of conversation entries; `<table>_system`, `<table>_appends`, `<table>_segments`, `<table>_conversations`

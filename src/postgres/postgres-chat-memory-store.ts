@@ -19,6 +19,7 @@ import { statement } from './prepared-statement.ts';
 /** What the store needs from `pg`: a `Pool` (recommended) or a connected `Client`. */
 export type PostgresQueryable = Pick<pg.Pool, 'query'>;
 
+/** Options of `createPostgresChatMemoryStore`. */
 export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
   /** A `pg` pool or client. The caller ends it. */
   readonly pool?: PostgresQueryable;
@@ -40,6 +41,7 @@ export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
   readonly preparedStatements?: boolean;
 }
 
+/** How the PostgreSQL chat memory store folds older entries into segments. */
 export interface PostgresChatMemoryCompaction {
   /** Entries per segment (a segment also ends at 1 MiB). Default 256. */
   readonly segmentEntries?: number;

@@ -16,6 +16,7 @@ If the documents do not contain the answer, say that they do not, instead of gue
 
 Question: {question}`;
 
+/** Options of `renderContextTemplate`. */
 export interface RenderContextTemplateOptions {
   /** A template with `{question}` and `{context}` placeholders. Default `DEFAULT_CONTEXT_TEMPLATE`. */
   readonly template?: string;

@@ -17,6 +17,7 @@ const UNESCAPES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(ESCAPES).map(([character, entity]) => [entity, character]),
 );
 
+/** Options of `formatDocumentContext`. */
 export interface FormatDocumentContextOptions {
   /**
    * Metadata keys rendered as attributes of each document, in this order.
@@ -37,6 +38,7 @@ export interface ParsedDocument {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** What `parseDocumentContext` reads back from a rendered text: its `<documents>`, and the text around them. */
 export interface ParsedDocumentContext {
   readonly documents: readonly ParsedDocument[];
   /** The text outside every `<documents>` block, trimmed. */

@@ -20,6 +20,7 @@ export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
 /** The kind of a payload index the store creates for a metadata field it filters on. */
 export type QdrantPayloadIndexType = 'keyword' | 'integer' | 'float' | 'bool' | 'datetime' | 'text' | 'uuid';
 
+/** Options of `createQdrantVectorStore`. */
 export interface QdrantVectorStoreOptions {
   /**
    * A configured client. Give either `client` or `url` (with `apiKey` for Qdrant Cloud). Create it with
@@ -64,6 +65,7 @@ export interface QdrantVectorStoreOptions {
   readonly name?: string;
 }
 
+/** A vector store on a Qdrant collection (`createQdrantVectorStore`). */
 export interface QdrantVectorStore extends VectorStore {
   readonly collection: string;
 }

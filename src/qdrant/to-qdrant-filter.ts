@@ -6,6 +6,7 @@ import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filt
 export type QdrantFilter = Schemas['Filter'];
 type QdrantCondition = Schemas['Condition'];
 
+/** Options of `toQdrantFilter`. */
 export interface ToQdrantFilterOptions {
   /** Prepended to every key, e.g. `metadata.` when metadata is nested in the payload. */
   readonly keyPrefix?: string;

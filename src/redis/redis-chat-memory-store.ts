@@ -30,6 +30,7 @@ import { validateReadLimit } from '../memory/validate-read-limit.ts';
 /** Any node-redis client, whatever modules, scripts or RESP version it was created with. */
 export type AnyRedisClient = RedisClientType<any, any, any, any, any>;
 
+/** Options of `createRedisChatMemoryStore`. */
 export interface RedisChatMemoryStoreOptions {
   /** A node-redis client; connected on first use if it is not open yet. The caller closes it. */
   readonly client?: AnyRedisClient;

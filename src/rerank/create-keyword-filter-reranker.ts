@@ -3,6 +3,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { RerankOptions, Reranker } from '../retrieval/reranker.ts';
 import { validateRerankCall } from './validate-rerank-options.ts';
 
+/** Options of `createKeywordFilterReranker`. */
 export interface KeywordFilterRerankerOptions {
   /** Keywords a document must contain (all of them, or any with `requireAll: false`). */
   readonly required?: readonly string[];

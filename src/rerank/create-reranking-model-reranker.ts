@@ -12,6 +12,7 @@ import {
   checkPositiveInteger,
 } from '../util/check-options.ts';
 
+/** Options of `createRerankingModelReranker`. */
 export interface RerankingModelRerankerOptions {
   /** Any AI SDK reranking model, e.g. `cohere.reranking('rerank-v3.5')` from `@ai-sdk/cohere`. */
   readonly model: RerankingModel;

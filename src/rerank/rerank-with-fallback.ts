@@ -6,12 +6,14 @@ import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { validateRerankCall } from './validate-rerank-options.ts';
 import { checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 
+/** Why `rerankWithFallback` kept the retrieval order: the reranker failed or timed out. */
 export interface RerankFallback {
   /** Why the reranker's order was not used. */
   readonly reason: 'error' | 'timeout';
   readonly error: unknown;
 }
 
+/** What `rerankWithFallback` returns: the documents, and the fallback when there was one. */
 export interface RerankWithFallbackResult {
   readonly documents: Document[];
   /** Present when the input order was kept; record it in the response metadata. */

@@ -1,5 +1,6 @@
 import type { Document } from '../document/document.ts';
 
+/** Options of `Reranker.rerank`. */
 export interface RerankOptions {
   /** Keep at most this many documents. */
   readonly topN?: number;

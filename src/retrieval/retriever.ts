@@ -1,6 +1,7 @@
 import type { Document } from '../document/document.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 
+/** Options of `Retriever.retrieve`. */
 export interface RetrieveOptions {
   /** Maximum number of documents to return. */
   readonly topK?: number;

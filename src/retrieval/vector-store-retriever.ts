@@ -9,6 +9,7 @@ import { checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 
 const COMPONENT = 'vector-store-retriever';
 
+/** Options of `createVectorStoreRetriever`. */
 export interface VectorStoreRetrieverOptions {
   readonly store: VectorStore;
   /** Defaults to the store's name. */

@@ -1,6 +1,7 @@
 import type { Document } from '../document/document.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 
+/** A search of a vector store: a query text (embedded by the store) or a vector, with its limits and filter. */
 export interface VectorSearchRequest {
   /** Query text, embedded with the store's embedding model. Give `query` or `vector`. */
   readonly query?: string;
@@ -12,6 +13,7 @@ export interface VectorSearchRequest {
   readonly abortSignal?: AbortSignal;
 }
 
+/** Where documents are embedded, kept and searched by similarity; the RAG advisors, vector memory and `ingest` use it. */
 export interface VectorStore {
   readonly name: string;
   /** Adds or replaces documents by id. Documents without `embedding` are embedded by the store. */

@@ -20,6 +20,7 @@ export interface ChatRequestBody {
 /** Where a route failure happened: handling the request, or while streaming the answer. */
 export type ChatRouteErrorPhase = 'request' | 'stream';
 
+/** Options of `chatRoute`. */
 export interface ChatRouteOptions {
   /** Answers a checked request: usually `chat.stream(...)`; any `Response` is passed through. */
   readonly handle: (body: ChatRequestBody, request: Request) => ChatStreamResult | Response | Promise<ChatStreamResult | Response>;

@@ -4,6 +4,7 @@ import { REDACTED, redactSecrets } from './redact-secrets.ts';
 /** A JSON value, as `redactValue` returns it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** Options of `redactValue`: how far values are cut, and how text is redacted. */
 export interface RedactValueOptions {
   /** Nesting kept; deeper objects and arrays become `'[Object]'` / `'[Array]'`. Default 20, at most 100. */
   readonly maxDepth?: number;

@@ -3,6 +3,7 @@ import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 
+/** How `embedQuery` and `embedDocuments` call an embedding model: the model, a deadline, and retries. */
 export interface EmbeddingCallSettings {
   readonly model: EmbeddingModel;
   /** Whole call, retries included. */

@@ -14,6 +14,7 @@ import { latestPerId } from '../document/latest-per-id.ts';
 const COMPONENT = 'vector-store';
 const DEFAULT_TOP_K = 4;
 
+/** Options of `createInMemoryVectorStore`. */
 export interface InMemoryVectorStoreOptions {
   /** Names the store in provenance and errors. Default `in-memory`. */
   readonly name?: string;

@@ -14,6 +14,7 @@ export interface AggregateInput extends RagStageInput {
   readonly minScore?: number;
 }
 
+/** What an aggregator returns: one ranking, the fused ranking before any reranking, and what it records in the trace. */
 export interface AggregateResult {
   /** One ranked list, best first. */
   readonly documents: Document[];

@@ -6,6 +6,7 @@ import { checkRagOptions, checkReranker, DEFAULT_RAG_TIMEOUT_MS, invalidOption }
 import type { AggregateInput, ContentAggregator } from './content-aggregator.ts';
 import { fuseRetrievedLists } from './fuse-retrieved-lists.ts';
 
+/** Options of `createRerankAggregator`. */
 export interface RerankAggregatorOptions {
   readonly reranker: Reranker;
   /**

@@ -3,6 +3,7 @@ import { checkRagOptions } from '../validate-rag-options.ts';
 import type { ContentAggregator } from './content-aggregator.ts';
 import { fuseRetrievedLists } from './fuse-retrieved-lists.ts';
 
+/** Options of `createRrfAggregator`. */
 export interface RrfAggregatorOptions {
   /** RRF constant. Default 60. */
   readonly k?: number;

@@ -6,6 +6,7 @@ import { formatDocumentContext } from '../../../src/retrieval/index.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, renderContextTemplate, validateContextTemplate } from '../../../src/retrieval/index.ts';
 import { checkRagOptions, checkStringList, invalidOption } from '../validate-rag-options.ts';
 
+/** Options of `createDocumentInjector`. */
 export interface DocumentInjectorOptions {
   /** A template with `{question}` and `{context}`. Default `DEFAULT_CONTEXT_TEMPLATE`. */
   readonly template?: string;

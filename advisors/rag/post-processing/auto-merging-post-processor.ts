@@ -12,12 +12,14 @@ import { checkRagOptions, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from '../valid
 export type ParentLookup =
   ReadonlyMap<string, Document> | ((ids: readonly string[], options: ParentLookupOptions) => Promise<readonly Document[]>);
 
+/** What the auto-merging post-processor passes when it looks up parents: the turn's abort signal and filter. */
 export interface ParentLookupOptions {
   readonly abortSignal: AbortSignal;
   /** The turn's filter (tenant included): a store should look up with it; parents it does not match are discarded anyway. */
   readonly filter?: FilterExpression;
 }
 
+/** Options of `createAutoMergingPostProcessor`. */
 export interface AutoMergingPostProcessorOptions {
   /** The parents the hierarchical splitter produced, as a `Map` by id or an async lookup (a key-value store). */
   readonly parents: ParentLookup;

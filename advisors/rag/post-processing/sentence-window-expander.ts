@@ -4,6 +4,7 @@ import type { DocumentPostProcessor } from './document-post-processor.ts';
 import { checkBoolean, checkNonEmptyString } from '../../../src/extension/index.ts';
 import { checkRagOptions } from '../validate-rag-options.ts';
 
+/** Options of `createSentenceWindowExpander`. */
 export interface SentenceWindowExpanderOptions {
   /** Metadata key holding the window text. Default `windowText` (as the sentence-window splitter writes it). */
   readonly windowKey?: string;

@@ -13,12 +13,14 @@ import { checkRouteDescriptions } from './language-model-router.ts';
 import { fallbackDecision, routeDecision, ROUTER_FALLBACKS, type QueryRouter, type RouterFallback } from './query-router.ts';
 import { checkRagOptions, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from '../validate-rag-options.ts';
 
+/** A route of `createEmbeddingRouter`: a retriever and one or more descriptions of what it holds. */
 export interface EmbeddingRouteDescription {
   readonly retriever: Retriever;
   /** One or more sample questions or descriptions of what the source holds; the best-matching one counts. */
   readonly description: string | readonly string[];
 }
 
+/** Options of `createEmbeddingRouter`. */
 export interface EmbeddingRouterOptions {
   readonly embeddingModel: EmbeddingModel;
   readonly routes: readonly EmbeddingRouteDescription[];

@@ -6,12 +6,14 @@ import { checkModelStageOptions, type ModelStageOptions } from '../model-stage-o
 import { fallbackDecision, routeDecision, ROUTER_FALLBACKS, type QueryRouter, type RouterFallback } from './query-router.ts';
 import { checkRetriever, invalidOption } from '../validate-rag-options.ts';
 
+/** A route of `createLanguageModelRouter`: a retriever and a description of what it holds. */
 export interface RouteDescription {
   readonly retriever: Retriever;
   /** What the source holds, in words the model (or the embedding model) can match a query against. */
   readonly description: string;
 }
 
+/** Options of `createLanguageModelRouter`. */
 export interface LanguageModelRouterOptions extends ModelStageOptions {
   readonly routes: readonly RouteDescription[];
   /** When the model fails, times out or names no valid route. Default `doNotRoute`. */

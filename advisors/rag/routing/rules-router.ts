@@ -4,6 +4,7 @@ import { routeDecision, type QueryRouter } from './query-router.ts';
 import type { RagStageInput } from '../rag-stage-input.ts';
 import { checkRagOptions, checkRetrievers, invalidOption } from '../validate-rag-options.ts';
 
+/** Options of `createRulesRouter`. */
 export interface RulesRouterOptions {
   /** The retrievers the rules may choose from. */
   readonly retrievers: readonly Retriever[];
