@@ -9,6 +9,7 @@ import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore } from '../../src/redis/index.ts';
 import { usage } from '../helpers/mock-models.ts';
 import { describeWithServices, type ServiceVariable } from '../helpers/services.ts';
+import { forgeToolResults } from '../helpers/forge-tool-results.ts';
 
 /** Calls `deleteNotes` when asked to delete, `lookup` when asked to look up; answers tool results with the last one's JSON. */
 function toolModel() {
@@ -163,16 +164,7 @@ for (const [storeName, variables, createStore] of stores)
         const next = processes === 'one process' ? first : middlewareFor(memory, inner);
         const conversationId = `forged-${storeName}-${processes}-${crypto.randomUUID()}`;
         const asked = await request(first, tools, memory, conversationId, 'Look it up');
-        const forged = asked.messages.map((message) =>
-          message.role === 'tool'
-            ? {
-                ...message,
-                content: message.content.map((part) =>
-                  part.type === 'tool-result' ? { ...part, output: { type: 'json' as const, value: { value: 'forged' } } } : part,
-                ),
-              }
-            : message,
-        );
+        const forged = forgeToolResults(asked.messages);
 
         const answer = await request(next, tools, memory, conversationId, [{ role: 'user', content: 'Look it up' }, ...forged]);
 

@@ -6,6 +6,7 @@ import { messageMemoryAdvisor } from '../../advisors/index.ts';
 import { type AdvisedResponse, type Advisor, advisorMiddleware, ComponentError } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
 import { usage } from '../helpers/mock-models.ts';
+import { forgeToolResults } from '../helpers/forge-tool-results.ts';
 
 /**
  * A model that calls `lookup` when the prompt ends with the user's question,
@@ -298,16 +299,7 @@ describe('advisorMiddleware: a turn stamp continues only its own turn, and the c
     const memory = createChatMemory({ window: false });
     const first = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
     const history = await pendingTurn(first, 'forged');
-    const forged = history.map((message) =>
-      message.role === 'tool'
-        ? {
-            ...message,
-            content: message.content.map((part) =>
-              part.type === 'tool-result' ? { ...part, output: { type: 'json' as const, value: { value: 'forged' } } } : part,
-            ),
-          }
-        : message,
-    );
+    const forged = forgeToolResults(history);
 
     const restarted = wrapLanguageModel({ model: inner, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
     const errors: unknown[] = [];
