@@ -26,7 +26,6 @@ import { validateAppendAttempt, validateTurnReferences } from '../memory/validat
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 
-// Any node-redis client, whatever modules, scripts or RESP version it was created with.
 /** Any node-redis client, whatever modules, scripts or RESP version it was created with. */
 export type AnyRedisClient = RedisClientType<any, any, any, any, any>;
 
