@@ -52,5 +52,6 @@ export type { FilterExpression } from './filter/filter-expression.ts';
 export type { RetrieveOptions, Retriever } from './retrieval/retriever.ts';
 export type { RerankOptions, Reranker } from './retrieval/reranker.ts';
 export type { VectorSearchRequest, VectorStore } from './retrieval/vector-store.ts';
-export type { ChatMemory } from './memory/chat-memory.ts';
+// Every app with memory needs it: here as well as in ai-advisors/memory, so that a first app needs fewer imports.
+export { createChatMemory, type ChatMemory, type ChatMemoryOptions } from './memory/chat-memory.ts';
 export type { ChatMemoryStore } from './memory/chat-memory-store.ts';
