@@ -328,8 +328,6 @@ FROM moved GROUP BY last_turn, last_position`,
   }
 
   // The conversation's row is locked and the turn number drawn first, so the key row records the turn it stores.
-  // A regeneration ($11: the turn it replaces) removes, in the same statement, the rows from that turn's first one
-  // on; a turn already moved into a segment stays, and reads leave it out.
   // The key is claimed by inserting its row, or by taking over a row that settled attempts left (one not stored, that
   // this attempt is not among): a claim that collides with an uncommitted one waits for it. A row that cannot be
   // taken is still updated, to nothing, so that it comes back with what the outcome needs, although a row committed
@@ -360,33 +358,42 @@ system AS (
   ON CONFLICT (conversation_id) DO UPDATE
     SET message = excluded.message, metadata = excluded.metadata, updated_at = now()
 ),
-replaced AS (
-  DELETE FROM ${tables.entries} AS entry USING claim
-  WHERE claim.claimed AND $11::text IS NOT NULL AND entry.conversation_id = $1
-    AND (entry.turn_seq, entry.position) >= (
-      SELECT turn_seq, position FROM ${tables.entries}
-      WHERE conversation_id = $1
-        AND $11::text IN (metadata->>'turnId', metadata->>'regenerates', metadata->>'replaced')
-      ORDER BY turn_seq, position LIMIT 1
-    )
-  RETURNING 1
-),
 entries AS (
   INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
-  SELECT $1, claim.turn_seq, entry.position, entry.message::json,
-    CASE WHEN EXISTS (SELECT 1 FROM replaced)
-      THEN (entry.metadata::jsonb - 'regenerates' || jsonb_build_object('replaced', $11::text))::json
-      ELSE entry.metadata::json END
+  SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json
   FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
   WHERE claim.claimed
 )
-SELECT conversation.compact, conversation.purge, CASE
+SELECT conversation.compact, conversation.purge, claim.turn_seq AS seq, CASE
   WHEN claim.claimed THEN 'stored'
   WHEN NOT claim.stored THEN 'cancelled'
   WHEN claim.digest IS NOT NULL AND $9::text IS NOT NULL AND claim.digest <> $9::text THEN 'conflict'
   ELSE 'duplicate'
 END AS outcome
 FROM conversation, claim`,
+  );
+
+  // A regeneration stored as turn $3 (its entries marked `regenerates` $2, so that reads leave the replaced turns out
+  // meanwhile) then removes the rows from the replaced turn's first one up to its own, and marks itself `replaced`. In
+  // a statement of its own: the append statement's snapshot is taken before it waits for the conversation's lock, so
+  // it could not see a turn committed while it waited (a concurrent regeneration of the same turn, which would then
+  // survive beside it). Rows appended after turn $3 stay; a turn already moved into a segment stays, and reads leave it
+  // out.
+  const replaceStatement = sql(
+    `WITH first AS (
+  SELECT turn_seq, position FROM ${tables.entries}
+  WHERE conversation_id = $1 AND turn_seq < $3
+    AND $2::text IN (metadata->>'turnId', metadata->>'regenerates', metadata->>'replaced')
+  ORDER BY turn_seq, position LIMIT 1
+),
+removed AS (
+  DELETE FROM ${tables.entries} AS entry USING first
+  WHERE entry.conversation_id = $1 AND entry.turn_seq < $3 AND (entry.turn_seq, entry.position) >= (first.turn_seq, first.position)
+  RETURNING 1
+)
+UPDATE ${tables.entries}
+SET metadata = (metadata::jsonb - 'regenerates' || jsonb_build_object('replaced', $2::text))::json
+WHERE conversation_id = $1 AND turn_seq = $3 AND EXISTS (SELECT 1 FROM removed)`,
   );
 
   // Settling records the attempt in its key's row: a new row not stored, or one that settled attempts left. A stored
@@ -432,7 +439,7 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
       const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
-      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean; purge: boolean }>({
+      const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean; purge: boolean; seq: string }>({
         ...appendStatement,
         values: [
           conversationId,
@@ -445,12 +452,14 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
           compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
           turn.digest ?? null,
           crypto.randomUUID(),
-          turn.replaces ?? null,
         ],
       });
-      const [{ outcome, compact: due, purge }] = rows;
-      // The turn is stored whatever happens below: a compaction or purge that fails leaves rows, which read the same,
-      // and a later append tries again.
+      const [{ outcome, compact: due, purge, seq }] = rows;
+      // The turn is stored whatever happens below: a removal, compaction or purge that fails leaves rows, which read
+      // the same, and a later append tries again.
+      if (outcome === 'stored' && turn.replaces !== undefined) {
+        await pool.query({ ...replaceStatement, values: [conversationId, turn.replaces, seq] }).catch(() => {});
+      }
       if (due && compaction !== false) await compact(conversationId, compaction).catch(() => {});
       if (purge) await pool.query({ ...purgeLedgerStatement, values: [conversationId, KEEP_NEWEST_ENTRIES - 1] }).catch(() => {});
       return outcome;
