@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCohereFixture, type CohereFixture } from '../fixtures/cohere-fixture-server.ts';
 import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
+import { runScenario } from './fault-harness.ts';
 
 const scenario = fileURLToPath(new URL('./dependency-exit-scenario.ts', import.meta.url));
 
@@ -21,21 +21,14 @@ describe('after Cohere and Qdrant faults, the process exits on its own', () => {
     cohere.injectFault({ kind: 'status', status: 500, times: 1 });
     qdrant.injectFault({ kind: 'delay', ms: 3_000, path: /\/points\/query$/, times: 2 });
 
-    const child = spawn(process.execPath, ['--import', 'tsx', scenario, cohere.url, qdrant.url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
     let finishedAt = Number.NaN;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-      if (stdout.includes('outcomes')) finishedAt = performance.now();
+    const { code, signal, stdout, stderr } = await runScenario(scenario, [cohere.url, qdrant.url], {
+      killAfterMs: 15_000,
+      onStdout: (output) => {
+        if (output.includes('outcomes')) finishedAt = performance.now();
+      },
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.on('exit', (...exit) => resolve(exit)),
-    );
     const exitedAfterMs = performance.now() - finishedAt;
-    clearTimeout(deadline);
 
     expect({ code, signal, stderr: stderr.split('\n').filter((line) => /unhandled|Error/.test(line)) }).toEqual({
       code: 0,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ChatMemory } from '../../src/memory/chat-memory.ts';
 import { renderMessage } from '../../src/memory/render-message.ts';
@@ -34,4 +35,39 @@ export function componentInChain(error: unknown, component: string): (Error & { 
     if ((current as { component?: unknown }).component === component) return current as Error & { component: string };
   }
   return undefined;
+}
+
+/** How a scenario script exited, and what it printed. */
+export interface ScenarioExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs a scenario script (TypeScript, through tsx) in a process of its own and waits for it to exit on its own, or
+ * kills it after `killAfterMs`: a scenario that leaves a timer or a socket behind never exits, and shows as killed.
+ * `onStdout` sees the output so far whenever it grows.
+ */
+export function runScenario(
+  script: string,
+  args: readonly string[],
+  { killAfterMs, onStdout }: { killAfterMs: number; onStdout?: (stdout: string) => void },
+): Promise<ScenarioExit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    onStdout?.(stdout);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const deadline = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      clearTimeout(deadline);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
 }
