@@ -1,4 +1,4 @@
-import { checkFiniteNumber, checkNonEmptyString, describeValue } from '../../src/extension/index.ts';
+import { checkChatMemory, checkFiniteNumber, checkNonEmptyString, describeValue } from '../../src/extension/index.ts';
 import { AdvisorArgumentError, type ChatMemory } from '../../src/index.ts';
 import { validateAbortPolicy, type AbortPolicy } from './turn-to-store.ts';
 
@@ -23,13 +23,7 @@ export function validateMemoryAdvisorOptions(options: ChatMemoryAdvisorOptions, 
   }
   const { memory, name = defaultName, order = -100, onAbort = 'store-interrupted' } = options;
   validateAdvisorIdentity(name, order, defaultName);
-  if (memory === null || typeof memory !== 'object' || typeof memory.read !== 'function' || typeof memory.appendTurn !== 'function') {
-    throw new AdvisorArgumentError({
-      component: name,
-      argument: 'memory',
-      message: `expected a ChatMemory (createChatMemory), got ${describeValue(memory)}`,
-    });
-  }
+  checkChatMemory(memory, { component: name, argument: 'memory' });
   return { memory, name, order, onAbort: validateAbortPolicy(onAbort, name) };
 }
 

@@ -8,6 +8,7 @@
 export {
   checkAbortSignal,
   checkBoolean,
+  checkChatMemory,
   checkFiniteNumber,
   checkFunction,
   checkNonEmptyString,

@@ -8,7 +8,7 @@ import { scopedAppendKey } from '../memory/append-key.ts';
 import type { ChatMemory } from '../memory/chat-memory.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
 import { validateConversationId } from '../memory/validate-conversation-id.ts';
-import { checkOptions, checkPositiveNumber } from '../util/check-options.ts';
+import { checkChatMemory, checkOptions, checkPositiveNumber } from '../util/check-options.ts';
 import { describeValue } from '../context/context-key.ts';
 import { recordToolResult, toolCallStep } from './server-tool-registry.ts';
 
@@ -67,13 +67,7 @@ export function guardServerTools<TOOLS extends ToolSet>(tools: TOOLS, options: G
     component: COMPONENT,
     known: ['memory', 'conversationId', 'waitForRunMs'],
   });
-  if (memory === null || typeof memory !== 'object' || typeof memory.read !== 'function' || typeof memory.appendTurn !== 'function') {
-    throw new AdvisorArgumentError({
-      component: COMPONENT,
-      argument: 'memory',
-      message: `expected a ChatMemory (createChatMemory), got ${describeValue(memory)}`,
-    });
-  }
+  checkChatMemory(memory, { component: COMPONENT, argument: 'memory' });
   validateConversationId(conversationId, COMPONENT);
   checkPositiveNumber(waitForRunMs, { component: COMPONENT, argument: 'waitForRunMs' });
   const guard = { memory, conversationId, waitForRunMs };

@@ -1,5 +1,6 @@
 import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import type { ChatMemory } from '../memory/chat-memory.ts';
 
 /** Where a value came from: the component that checks it and the argument's name (a dotted path for nested values). */
 export interface OptionSite {
@@ -80,4 +81,12 @@ export function checkAbortSignal(value: unknown, site: OptionSite): AbortSignal 
 /** Runs `check` unless `value` is undefined. */
 export function checkOptional<T>(value: unknown, check: (value: unknown, site: OptionSite) => T, site: OptionSite): T | undefined {
   return value === undefined ? undefined : check(value, site);
+}
+
+/** A chat memory (`createChatMemory`, or an object that reads and appends as one does). */
+export function checkChatMemory(value: unknown, site: OptionSite): ChatMemory {
+  const memory = value as Partial<ChatMemory> | null;
+  return memory !== null && typeof memory === 'object' && typeof memory.read === 'function' && typeof memory.appendTurn === 'function'
+    ? (memory as ChatMemory)
+    : fail(site, 'a ChatMemory (createChatMemory)', value);
 }
