@@ -17,6 +17,20 @@ export function blockedTermPattern(term: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escapeRegExp(normalized)}${spelledOut})(?![\\p{L}\\p{N}])`, 'u');
 }
 
+/**
+ * The first of `terms` found in a normalised text, by one pass of one
+ * pattern whatever the number of terms.
+ */
+export function blockedTermsMatcher(terms: readonly string[]): (normalizedText: string) => string | undefined {
+  if (terms.length === 0) return () => undefined;
+  const anyTerm = new RegExp(terms.map((term) => `(${blockedTermPattern(term).source})`).join('|'), 'u');
+  return (normalizedText) => {
+    const match = anyTerm.exec(normalizedText);
+    if (match === null) return undefined;
+    return terms[match.findIndex((group, index) => index > 0 && group !== undefined) - 1];
+  };
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,14 +1,8 @@
-import {
-  type AdvisedRequest,
-  type Advisor,
-  AdvisorArgumentError,
-  answerDirectly,
-  messageText,
-  streamDirectAnswer,
-  userText,
-} from '../../src/index.ts';
-import { blockedTermPattern } from './blocked-term-pattern.ts';
-import { normalizeForMatching, readingsForMatching } from './normalize-for-matching.ts';
+import type { ModelMessage } from 'ai';
+import { type AdvisedRequest, type Advisor, AdvisorArgumentError, answerDirectly, streamDirectAnswer } from '../../src/index.ts';
+import { blockedTermsMatcher } from './blocked-term-pattern.ts';
+import { foldForMatching, normalizeForMatching } from './normalize-for-matching.ts';
+import { readableTexts } from './readable-texts.ts';
 
 /** Options of `safeguardAdvisor`. */
 export interface SafeguardAdvisorOptions {
@@ -18,26 +12,39 @@ export interface SafeguardAdvisorOptions {
   readonly order?: number;
   /**
    * Terms that block a request: matched as whole words (substrings for CJK terms), after text and terms are
-   * normalised alike (case, NFKC, invisible characters, look-alike letters: see `normalizeForMatching`); a term of
+   * normalised alike (case, compatibility forms, accents, invisible characters, look-alike letters: see `normalizeForMatching`); a term of
    * three or more letters also matches spelled out with spaces ("b o m b").
    */
   readonly blockedTerms?: readonly string[];
-  /** A custom check; return true to block. */
+  /** A custom check of the checked texts (joined by blank lines, NFKC-normalised); return true to block. */
   readonly isBlocked?: (text: string, request: AdvisedRequest) => boolean | Promise<boolean>;
   /** The answer given instead of calling the model. */
   readonly answer?: string;
-  /** What is checked: the user's new input (default) or every message sent to the model. */
+  /**
+   * What is checked: the caller's new input (default: the user's message and files, client-side tool results and
+   * approval reasons; for a request that only answers tool calls, also the user message of the turn it continues) or
+   * every message sent to the model (`'all-messages'`: history and injected context too). Text and reasoning parts,
+   * text-like files sent inline and tool results are read; images, binary files and files at remote URLs are not.
+   */
   readonly scope?: 'input' | 'all-messages';
 }
+
+/** Characters a text may grow by when normalised, beyond twice its length, before it is refused unread. */
+const EXPANSION_ALLOWANCE = 65_536;
 
 /**
  * Blocks requests that contain configured terms or fail a predicate, and
  * answers them directly without calling the model or the advisors inside it.
- * Only the user's new input is checked by default, so a refused word in the
- * history or in retrieved documents does not block later turns. A term is
- * found however it is disguised by a zero-width space, a soft hyphen, a
- * Cyrillic or Greek look-alike letter in a Latin word, fullwidth or styled
- * letters, or letters spaced apart ("b o m b").
+ * Only the caller's new input is checked by default (the user's text and
+ * text files, client-side tool results), so a refused word in the history or
+ * in retrieved documents does not block later turns. A term is found however
+ * it is disguised by a zero-width space, a soft hyphen, accents, a Cyrillic or
+ * Greek look-alike letter in a Latin word, fullwidth, styled, small-capital,
+ * enclosed or squared letters, or letters spaced apart ("b o m b").
+ *
+ * The check is linear in the input: a text whose normalised form would be
+ * more than twice its length (plus 65,536 characters) is blocked unread, with
+ * the reason `expansion` (compatibility forms such as U+FDFA expand 18-fold).
  */
 export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
   const {
@@ -72,14 +79,19 @@ export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
     });
   }
 
-  const matchers = blockedTerms.map((term) => ({ term, pattern: blockedTermPattern(term) }));
+  const findTerm = blockedTermsMatcher(blockedTerms);
 
   const check = async (request: AdvisedRequest): Promise<string | undefined> => {
-    const text = (scope === 'input' ? userText(request) : request.messages.map(messageText).join('\n')).normalize('NFKC');
-    const readings = readingsForMatching(text);
-    const matched = matchers.find(({ pattern }) => readings.some((reading) => pattern.test(reading)));
-    if (matched) return `term:${matched.term}`;
-    if (isBlocked && (await isBlocked(text, request))) return 'predicate';
+    const texts = [...readableTexts(scope === 'input' ? inputOf(request) : request.messages)];
+    const length = texts.reduce((sum, text) => sum + text.length, 0);
+    // Compatibility forms expand up to 18-fold: a text that grows past twice its length is refused unread.
+    const readings = foldForMatching(texts, { maxLength: 2 * length + EXPANSION_ALLOWANCE });
+    if (readings === undefined) return 'expansion';
+    for (const reading of readings) {
+      const term = findTerm(reading);
+      if (term !== undefined) return `term:${term}`;
+    }
+    if (isBlocked && (await isBlocked(texts.join('\n\n').normalize('NFKC'), request))) return 'predicate';
     return undefined;
   };
 
@@ -102,4 +114,14 @@ export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
       return streamDirectAnswer(request, block(request, reason));
     },
   };
+}
+
+/**
+ * The caller's new input; a request that only answers tool calls (a client-side tool result, an approval) continues
+ * the turn of the last user message, which is read with it.
+ */
+function inputOf(request: AdvisedRequest): readonly ModelMessage[] {
+  if (request.input.some((message) => message.role === 'user')) return request.input;
+  const continued = request.messages.findLast((message) => message.role === 'user');
+  return continued === undefined ? request.input : [continued, ...request.input];
 }
