@@ -12,8 +12,8 @@ export interface SafeguardAdvisorOptions {
   readonly order?: number;
   /**
    * Terms that block a request: matched as whole words (substrings for CJK terms), after text and terms are
-   * normalised alike (case, compatibility forms, accents, invisible characters, look-alike letters: see `normalizeForMatching`); a term of
-   * three or more letters also matches spelled out with spaces ("b o m b").
+   * normalised alike (case, compatibility forms, accents, invisible characters, look-alike letters: see
+   * `normalizeForMatching`); a term of three or more letters also matches spelled out with spaces ("b o m b").
    */
   readonly blockedTerms?: readonly string[];
   /** A custom check of the checked texts (joined by blank lines, NFKC-normalised); return true to block. */
