@@ -8,6 +8,10 @@ export function measureSize(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value.byteLength;
   let size = 0;
-  for (const item of Object.values(value)) size += measureSize(item);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) size += measureSize(value[index]);
+  } else {
+    for (const key in value) if (Object.hasOwn(value, key)) size += measureSize((value as Record<string, unknown>)[key]);
+  }
   return size;
 }
