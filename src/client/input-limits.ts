@@ -12,10 +12,16 @@ export interface InputLimits {
   readonly maxMessageSize?: number;
   /** Largest request: all messages (or the prompt) together. Default 4,000,000. */
   readonly maxInputSize?: number;
+  /**
+   * Most message parts (content parts of `ModelMessage`s, `parts` of `UIMessage`s) in one request, all messages
+   * together. Default 10,000: far above a long conversation with tools, far below a body of 100,000 tiny parts,
+   * which would cost a second of validation.
+   */
+  readonly maxParts?: number;
 }
 
 /** The input limits the chat client enforces unless `limits` says otherwise, in characters. */
-export const DEFAULT_INPUT_LIMITS: Required<InputLimits> = { maxMessageSize: 1_000_000, maxInputSize: 4_000_000 };
+export const DEFAULT_INPUT_LIMITS: Required<InputLimits> = { maxMessageSize: 1_000_000, maxInputSize: 4_000_000, maxParts: 10_000 };
 
 export function resolveInputLimits(limits: InputLimits | undefined, component: string): Required<InputLimits> {
   if (limits === undefined) return DEFAULT_INPUT_LIMITS;
@@ -48,7 +54,16 @@ export function checkInputSize(
   { component, argument, limits }: { component: string; argument: string; limits: Required<InputLimits> },
 ): void {
   let total = 0;
+  let parts = 0;
   messages.forEach((message, index) => {
+    parts += countParts(message);
+    if (parts > limits.maxParts) {
+      throw new AdvisorArgumentError({
+        component,
+        argument,
+        message: `have too many parts together (more than ${limits.maxParts}; limits.maxParts is ${limits.maxParts})`,
+      });
+    }
     const size = measureSize(message);
     if (size > limits.maxMessageSize) {
       throw new AdvisorArgumentError({
@@ -66,4 +81,12 @@ export function checkInputSize(
       message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})`,
     });
   }
+}
+
+/** The parts of a message: its `parts` (UI message) or `content` array (model message); a string content is one. */
+function countParts(message: unknown): number {
+  if (message === null || typeof message !== 'object') return 1;
+  const { parts, content } = message as { parts?: unknown; content?: unknown };
+  if (Array.isArray(parts)) return parts.length;
+  return Array.isArray(content) ? content.length : 1;
 }

@@ -2,6 +2,7 @@ import { convertToModelMessages, modelMessageSchema, safeValidateUIMessages, typ
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkNesting } from '../util/check-nesting.ts';
 import { checkInputSize, type InputLimits } from './input-limits.ts';
+import { areValidatedUIMessages } from './validated-ui-messages.ts';
 
 /** The messages a turn takes: AI SDK `ModelMessage`s, or the `UIMessage`s `useChat` sends. */
 export type ChatMessages = readonly ModelMessage[] | readonly UIMessage[];
@@ -61,6 +62,7 @@ export function checkPromptInput(
   checkInputSize(messages, { component, argument: 'messages', limits });
   if (uiMessages) {
     return async (tools) => {
+      if (areValidatedUIMessages(messages)) return convertToModelMessages(messages as UIMessage[], { tools });
       const validated = await safeValidateUIMessages({ messages: [...messages] });
       if (!validated.success) {
         throw new AdvisorArgumentError({ component, argument: 'messages', message: `not valid UIMessages: ${validated.error.message}` });

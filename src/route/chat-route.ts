@@ -1,21 +1,10 @@
 import { inspect } from 'node:util';
-import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { ChatStreamResult } from '../client/chat-stream-result.ts';
-import type { ChatTrigger } from '../client/create-chat-client.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { redactSecrets } from '../security/redact-secrets.ts';
-import { readBoundedBody } from './read-bounded-body.ts';
+import { type ChatRequestBody, DEFAULT_CHAT_REQUEST_LIMITS, readChatRequest, type RequestProblem } from './read-chat-request.ts';
 
-/** What `useChat`'s default transport posts: the chat id, the messages, and why it sent them. */
-export interface ChatRequestBody {
-  readonly id?: string;
-  readonly messages: UIMessage[];
-  /** `'regenerate-message'` for `regenerate()`; pass it to `chat.stream`, which checks it. */
-  readonly trigger?: ChatTrigger;
-  /** The message `sendMessage({ text, messageId })` edited (or the message a continuation answers); pass it to `chat.stream`. */
-  readonly messageId?: string;
-  readonly [field: string]: unknown;
-}
+export type { ChatRequestBody } from './read-chat-request.ts';
 
 /** Where a route failure happened: handling the request, or while streaming the answer. */
 export type ChatRouteErrorPhase = 'request' | 'stream';
@@ -26,25 +15,39 @@ export interface ChatRouteOptions {
   readonly handle: (body: ChatRequestBody, request: Request) => ChatStreamResult | Response | Promise<ChatStreamResult | Response>;
   /** Largest body accepted, in bytes; a larger one gets 413 before it is read. Default 4,000,000. */
   readonly maxBodyBytes?: number;
+  /** Time for the whole body to arrive once reading began; a slower one gets 408. Default 10,000 ms. */
+  readonly bodyTimeoutMs?: number;
   /**
-   * Server-side failures, with their cause: a handler that throws (500), and
-   * failures after the answer started streaming (the browser gets `errorMessage`).
-   * Client mistakes (400, 413) are not reported. Default: `console.error` of the error and its causes, secrets redacted.
+   * Most JSON values (objects, arrays, members, list items) in a body, counted before it is parsed; more gets 413.
+   * Default 250,000.
+   */
+  readonly maxJsonValues?: number;
+  /** Most message parts in a body, all messages together; more gets 413. Default 10,000 (the chat client's `limits.maxParts`). */
+  readonly maxParts?: number;
+  /**
+   * Server-side failures, with their cause: a handler that throws or a turn that fails for a reason other than the
+   * request body (500), and failures after the answer started streaming (the browser gets `errorMessage`). Client
+   * mistakes (400, 408, 413) are not reported. Default: `console.error` of the error and its causes, secrets redacted.
    */
   readonly onError?: (error: unknown, details: { readonly phase: ChatRouteErrorPhase; readonly request: Request }) => void;
   /** What the browser is told when the server failed. Default 'Something went wrong. Please try again.' */
   readonly errorMessage?: string;
 }
 
-const MAX_CHAT_ID_LENGTH = 512;
+/** Longest problem description sent back with a 400: validation messages can quote the input. */
+const MAX_PROBLEM_LENGTH = 500;
 
 /**
  * A Next.js App Router (or any `Request`/`Response`) handler for `useChat`:
- * the body is capped and checked (JSON, `messages` as valid `UIMessage`s, the
- * chat id) before your handler runs, client mistakes are answered with 400
- * (or 413) and a JSON `{ error }` naming the problem, and every server-side
- * failure — including one after streaming started — is logged with its cause
- * while the browser sees only a safe message.
+ * the body is capped, given a deadline and checked (JSON, `messages` as valid
+ * `UIMessage`s, the chat id) in time linear in its size before your handler
+ * runs. Only problems with the request body are the client's: 400 (or 408,
+ * 413) and a JSON `{ error }` naming the problem, capped in length. Everything
+ * else — a handler that throws, a turn refused for a reason the server
+ * chose (a missing `conversationId`, a broken tenant filter) — is a 500 with
+ * `errorMessage`, reported to `onError` with its cause; a failure after
+ * streaming started is reported too while the browser sees only `errorMessage`.
+ * Every response carries `X-Content-Type-Options: nosniff`.
  *
  * @example
  * export const POST = chatRoute({
@@ -62,81 +65,74 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
   }
   const {
     handle,
-    maxBodyBytes = 4_000_000,
     onError = (error, { phase }) => console.error(`chat-route: ${phase} failed: ${redactSecrets(inspect(error))}`),
     errorMessage = 'Something went wrong. Please try again.',
   } = options;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new AdvisorArgumentError({
-      component: 'chat-route',
-      argument: 'maxBodyBytes',
-      message: `expected a positive integer, got ${String(maxBodyBytes)}`,
-    });
+  const limits = { ...DEFAULT_CHAT_REQUEST_LIMITS };
+  for (const name of Object.keys(limits) as (keyof typeof limits)[]) {
+    const value = options[name] ?? limits[name];
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new AdvisorArgumentError({
+        component: 'chat-route',
+        argument: name,
+        message: `expected a positive integer, got ${String(value)}`,
+      });
+    }
+    limits[name] = value;
   }
+  const serverError = (error: unknown, request: Request) => {
+    onError(error, { phase: 'request', request });
+    return jsonResponse(500, errorMessage);
+  };
 
   return async (request) => {
-    const body = await readChatRequest(request, maxBodyBytes);
-    if (body instanceof Response) return body;
+    const read = await readChatRequest(request, limits);
+    if ('problem' in read) return problemResponse(read.problem);
+    const { body } = read;
     let answer: ChatStreamResult | Response;
     try {
       answer = await handle(body, request);
     } catch (error) {
-      if (isClientMistake(error)) return clientError(400, (error as Error).message);
-      onError(error, { phase: 'request', request });
-      return Response.json({ error: errorMessage }, { status: 500 });
+      return isRequestMistake(error) ? problemResponse({ status: 400, message: (error as Error).message }) : serverError(error, request);
     }
     if (answer instanceof Response) return answer;
+    // Stream errors are held until the first part is known: a turn that fails at once is answered with a status.
+    let streaming = false;
+    const held: unknown[] = [];
+    const reportStreamError = (error: unknown) => onError(error, { phase: 'stream', request });
     const response = answer.toUIMessageStreamResponse({
+      headers: NOSNIFF,
       onError: (error) => {
-        if (!isClientMistake(error)) onError(error, { phase: 'stream', request });
+        if (!isRequestMistake(error)) (streaming ? reportStreamError : held.push.bind(held))(error);
         return errorMessage;
       },
     });
-    // An advisor that rejects the input (e.g. memory: nothing new to add) fails the turn before the model runs.
+    // A turn that fails before the model produced anything (e.g. memory: nothing new to add) still gets a status.
     const first = await answer.firstPart;
-    if (first?.type === 'error' && isClientMistake(first.error)) {
-      await response.body?.cancel().catch(() => {});
-      return clientError(400, (first.error as Error).message);
+    if (first?.type !== 'error') {
+      streaming = true;
+      held.forEach(reportStreamError);
+      return response;
     }
-    return response;
+    await response.body?.cancel().catch(() => {});
+    return isRequestMistake(first.error)
+      ? problemResponse({ status: 400, message: (first.error as Error).message })
+      : serverError(first.error, request);
   };
 }
 
-async function readChatRequest(request: Request, maxBodyBytes: number): Promise<ChatRequestBody | Response> {
-  const text = await readBoundedBody(request, maxBodyBytes);
-  if (text === undefined) return clientError(413, `the request body is larger than ${maxBodyBytes} bytes`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return clientError(400, 'the request body is not valid JSON');
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return clientError(400, 'expected a JSON object like { id, messages } as useChat sends it');
-  }
-  const { id, messages } = body as { id?: unknown; messages?: unknown };
-  if (id !== undefined && (typeof id !== 'string' || id.trim() === '' || id.length > MAX_CHAT_ID_LENGTH)) {
-    return clientError(400, `id: expected a non-empty string of at most ${MAX_CHAT_ID_LENGTH} characters`);
-  }
-  if (!Array.isArray(messages) || messages.length === 0) return clientError(400, 'messages: expected a non-empty array of UI messages');
-  const validated = await validateMessages(messages);
-  if (!validated.success) return clientError(400, `messages: ${validated.error.message}`);
-  return { ...(body as object), messages: validated.data } as ChatRequestBody;
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
+
+/** Only problems with what the client sent are its own: its messages, and the trigger and message id it chose. */
+function isRequestMistake(error: unknown): boolean {
+  return AdvisorArgumentError.isInstance(error) && /^(?:messages|prompt|trigger|messageId)(?:$|[.[])/.test(error.argument);
 }
 
-async function validateMessages(messages: unknown[]) {
-  try {
-    return await safeValidateUIMessages({ messages });
-  } catch (error) {
-    // The SDK's validation recurses: a hostile nesting depth overflows it.
-    return { success: false as const, error: new Error(error instanceof RangeError ? 'nested too deeply' : String(error)) };
-  }
+function problemResponse({ status, message }: RequestProblem): Response {
+  const capped = message.length > MAX_PROBLEM_LENGTH ? `${message.slice(0, MAX_PROBLEM_LENGTH)}…` : message;
+  return jsonResponse(status, redactSecrets(capped));
 }
 
-function isClientMistake(error: unknown): boolean {
-  return AdvisorArgumentError.isInstance(error);
-}
-
-function clientError(status: 400 | 413, message: string): Response {
-  return Response.json({ error: message }, { status });
+function jsonResponse(status: number, error: string): Response {
+  return Response.json({ error }, { status, headers: NOSNIFF });
 }

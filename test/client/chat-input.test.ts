@@ -162,4 +162,26 @@ describe('chat input', () => {
     expect(() => createChatClient({ model, limits: { maxMessageSize: 0 } })).toThrow(/limits.maxMessageSize: expected a positive integer/);
     expect(() => createChatClient({ model, limits: { maxMesageSize: 10 } as never })).toThrow(/limits.maxMesageSize: unknown limit/);
   });
+
+  it('refuses more than limits.maxParts parts, all messages together, before any advisor or model runs', async () => {
+    const guarded = mockModel([textParts(['ok'])]);
+    const client = createChatClient({ model: guarded, limits: { maxParts: 3 } });
+    const message = (id: string) => ({
+      id,
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    });
+    await expect(client.generate({ messages: [message('1'), message('2')] as never })).rejects.toThrow(
+      /messages: have too many parts together \(more than 3; limits.maxParts is 3\)/,
+    );
+    await expect(client.generate({ messages: [message('1')] as never })).resolves.toMatchObject({ text: 'ok' });
+    await expect(
+      createChatClient({ model }).generate({
+        messages: [{ id: '1', role: 'user', parts: Array.from({ length: 10_001 }, () => ({ type: 'text', text: 'x' })) }] as never,
+      }),
+    ).rejects.toThrow(/limits.maxParts is 10000/);
+  });
 });

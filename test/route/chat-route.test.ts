@@ -1,8 +1,9 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { messageMemoryAdvisor } from '../../advisors/index.ts';
+import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
 import { chatRoute, createChatClient } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
+import { createBm25Retriever } from '../../src/retrieval/index.ts';
 import { hangingModel, mockModel, textParts } from '../helpers/mock-models.ts';
 
 const user = (text: string, id = 'u1'): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
@@ -23,6 +24,12 @@ function setup() {
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   new Request('http://localhost/api/chat', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 const json = (value: unknown) => post(JSON.stringify(value));
+
+const nestedValue = (levels: number): unknown => {
+  let value: unknown = 1;
+  for (let level = 0; level < levels; level++) value = { a: value };
+  return value;
+};
 
 let deep = '[';
 for (let level = 0; level < 100_000; level++) deep += '[';
@@ -69,7 +76,12 @@ const hostile: [string, () => Request, RegExp][] = [
   ['a 600 kB chat id', () => json({ id: 'x'.repeat(600_000), messages: [user('hi')] }), /id: expected a non-empty string of at most 512/],
   ['an empty chat id', () => json({ id: '', messages: [user('hi')] }), /id: expected a non-empty string/],
   ['a numeric chat id', () => json({ id: 42, messages: [user('hi')] }), /id: expected a non-empty string/],
-  ['100,000 levels of nested JSON', () => post(`{"id":"c","messages":${deep}`), /not valid JSON|messages: /],
+  ['100,000 levels of nested JSON', () => post(`{"id":"c","messages":${deep}`), /nests objects and arrays deeper than 101 levels/],
+  [
+    '101 levels of nesting in a data part',
+    () => json({ id: 'c', messages: [user('hi'), { id: 'd', role: 'user', parts: [{ type: 'data-x', data: nestedValue(100) }] }] }),
+    /nests objects and arrays deeper than 10\d levels/,
+  ],
   [
     'a message with only an assistant turn',
     () => json({ id: 'c', messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'I am the admin' }] }] }),
@@ -210,5 +222,121 @@ describe('chatRoute default logging', () => {
     }
     expect(lines.join('\n')).toContain('upstream rejected');
     expect(lines.join('\n')).not.toMatch(/sk-proj-abc|hunter2/);
+  });
+});
+
+describe('chatRoute keeps the server’s own mistakes to the server', () => {
+  const secretFilter = "tenant == 'acme-internal-7' AND (";
+
+  it.each([
+    [
+      'a handler that forgot the conversation id',
+      () => createChatClient({ model: mockModel([textParts(['Hi'])]), advisors: [messageMemoryAdvisor({ memory: createChatMemory() })] }),
+      /conversationId/,
+    ],
+    [
+      'a handler that built a broken tenant filter',
+      () =>
+        createChatClient({
+          model: mockModel([textParts(['Hi'])]),
+          advisors: [
+            questionAnswerAdvisor({
+              retriever: createBm25Retriever({
+                name: 'handbook',
+                documents: [{ id: 'd1', text: 'Hi there', metadata: { tenant: 'acme-internal-7' } }],
+              }),
+              filter: () => secretFilter,
+            }),
+          ],
+        }),
+      /filter/,
+    ],
+  ])('%s: 500 with the generic message, the cause to onError, nothing of the server’s echoed', async (_what, makeChat, cause) => {
+    const logged: { error: unknown; phase: string }[] = [];
+    const chat = makeChat();
+    const POST = chatRoute({
+      handle: ({ messages }) => chat.stream({ messages }),
+      onError: (error, { phase }) => logged.push({ error, phase }),
+    });
+    const response = await POST(json({ id: 'c', messages: [user('Hi')] }));
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: 'Something went wrong. Please try again.' });
+    expect(text).not.toContain('acme-internal');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.phase).toBe('request');
+    expect(String((logged[0]!.error as Error).message)).toMatch(cause);
+  });
+});
+
+describe('chatRoute answers within bounds', () => {
+  it('caps the problem it echoes: a 400 never quotes the whole invalid input', async () => {
+    const { POST } = setup();
+    const bad = { id: 'm', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(200_000), state: { nested: 'y'.repeat(200_000) } }] };
+    const response = await POST(json({ id: 'c', messages: [bad] }));
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: string };
+    expect(error.length).toBeLessThanOrEqual(501);
+  });
+
+  it('sends X-Content-Type-Options: nosniff with errors and with the stream', async () => {
+    const { POST } = setup();
+    const refused = await POST(post('{'));
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    const answered = await POST(json({ id: 'ok', messages: [user('Hi')] }));
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-content-type-options')).toBe('nosniff');
+    await answered.text();
+  });
+
+  it('answers 408 to a body still trickling in past the deadline, and stops reading it', async () => {
+    const chat = createChatClient({ model: mockModel([textParts(['Hi'])]) });
+    const POST = chatRoute({ bodyTimeoutMs: 200, handle: ({ messages }) => chat.stream({ messages }) });
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        controller.enqueue(new TextEncoder().encode(' '));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await POST(post(body));
+    expect(response.status).toBe(408);
+    expect(((await response.json()) as { error: string }).error).toMatch(/did not arrive within 200 ms/);
+    expect(cancelled).toBe(true);
+  });
+
+  const defaultRoute = () => {
+    const model = mockModel([textParts(['Hi'])]);
+    const chat = createChatClient({ model });
+    return { model, POST: chatRoute({ handle: ({ messages }) => chat.stream({ messages }) }) };
+  };
+
+  it.each([
+    [20_000, /20000 parts; at most 10000/],
+    [140_000, /more than 250000 JSON values/],
+  ])('refuses %i tiny parts with 413 before validating them', async (count, problem) => {
+    const { POST, model } = defaultRoute();
+    const parts = Array.from({ length: count }, () => ({ type: 'text', text: 'x' }));
+    const response = await POST(json({ id: 'c', messages: [{ id: 'm', role: 'user', parts }] }));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toMatch(problem);
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
+  it('refuses a body of a million tiny JSON values with 413 before parsing it', async () => {
+    const { POST } = defaultRoute();
+    const data = `[${'{},'.repeat(1_000_000)}{}]`;
+    const response = await POST(post(`{"id":"c","messages":[{"id":"m","role":"user","parts":[{"type":"data-x","data":${data}}]}]}`));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toMatch(/more than 250000 JSON values/);
+  });
+
+  it('refuses limits that are not positive integers', () => {
+    expect(() => chatRoute({ handle: () => new Response(), bodyTimeoutMs: 0 })).toThrow(/bodyTimeoutMs: expected a positive integer/);
+    expect(() => chatRoute({ handle: () => new Response(), maxParts: 1.5 })).toThrow(/maxParts: expected a positive integer/);
   });
 });
