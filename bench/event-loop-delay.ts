@@ -5,6 +5,10 @@
  * the huge message is older than the window, so a turn should cost the same
  * either way. Runs on the in-memory store and, when REDIS_URL is set, on Redis.
  *
+ * Then the worst bodies a client can post under `chatRoute`'s default limits,
+ * through a chat client with the safeguard on (`bench/worst-bodies.ts`), three
+ * rounds: each must be answered or refused without stalling the event loop.
+ *
  * Run: npx tsx bench/event-loop-delay.ts   (HUGE_MB=50 TURNS=20 to change the size)
  */
 import { messageMemoryAdvisor } from '../advisors/index.ts';
@@ -13,6 +17,7 @@ import { type ChatMemoryStore, createChatMemory, createInMemoryChatMemoryStore, 
 import { createRedisChatMemoryStore } from '../src/redis/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { measureWorstBodies } from './worst-bodies.ts';
 
 const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
 const TURNS = Number(process.env.TURNS ?? 20);
@@ -84,3 +89,6 @@ for (const store of stores) {
   await store.close?.();
 }
 console.table(rows);
+
+console.log('Worst request bodies through chatRoute with the safeguard on (3 rounds):');
+for (let round = 0; round < 3; round++) console.table(await measureWorstBodies());
