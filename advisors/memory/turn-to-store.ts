@@ -1,5 +1,5 @@
 import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
-import { documentSourcePart } from '../../src/extension/index.ts';
+import { documentSourceParts } from '../../src/extension/index.ts';
 import { type AdvisedResponse, AdvisorArgumentError, UIMessageMetadata } from '../../src/index.ts';
 import { type RetrievedDocumentReference, type StoredSource, type StoredTurnView, type TurnMetadataInput } from '../../src/memory/index.ts';
 
@@ -64,8 +64,8 @@ function isRetriedStep(response: AdvisedResponse): boolean {
 
 /** The sources and UI message metadata the turn streamed, as the page got them, so that a reload shows them again. */
 function turnView(response: AdvisedResponse): StoredTurnView | undefined {
-  const sources = response.sources.map((document) => {
-    const { type, ...source } = documentSourcePart(document) as Extract<TextStreamPart<ToolSet>, { type: 'source' }>;
+  const sources = documentSourceParts(response.sources).map((part) => {
+    const { type, ...source } = part as Extract<TextStreamPart<ToolSet>, { type: 'source' }>;
     return source as StoredSource;
   });
   const metadata = response.context.get(UIMessageMetadata);

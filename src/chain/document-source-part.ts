@@ -1,35 +1,63 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { Document } from '../document/document.ts';
+import { redactSecrets } from '../security/redact-secrets.ts';
 
+/** Most `source` parts one turn sends; the rest of its documents stay on the server (`result.sources`). */
+export const MAX_SOURCE_PARTS = 20;
 const SNIPPET_LENGTH = 280;
+const MAX_TITLE_LENGTH = 200;
+const MAX_ID_LENGTH = 256;
+const MAX_FILENAME_LENGTH = 255;
+const MAX_URL_LENGTH = 2_048;
+const REDACTION_MARGIN = 1_024;
 
 /**
  * The `source` stream part for a retrieved document: a URL source when the
- * document has a `url` in its metadata, a document source otherwise. Score and
- * a snippet travel in `providerMetadata.advisors` so a page can render them.
+ * document has a `url` in its metadata (of at most 2,048 characters), a
+ * document source otherwise. Score and a snippet travel in
+ * `providerMetadata.advisors` so a page can render them.
+ *
+ * Only these fields leave the server, each cut to a bounded length (title 200
+ * characters, snippet 280, id 256, filename 255) and redacted like every log
+ * line (credentials in the snippet, a password in the URL, a token in its
+ * query string): a source is as public as the answer.
  */
 export function documentSourcePart(document: Document): TextStreamPart<ToolSet> {
   const { metadata } = document;
-  const title = stringField(metadata.title) ?? stringField(metadata.source) ?? document.id;
+  const title = bounded(stringField(metadata.title) ?? stringField(metadata.source) ?? document.id, MAX_TITLE_LENGTH);
+  const id = bounded(document.id, MAX_ID_LENGTH);
   const providerMetadata = {
-    advisors: {
-      score: document.score ?? null,
-      snippet: document.text.length > SNIPPET_LENGTH ? `${document.text.slice(0, SNIPPET_LENGTH)}…` : document.text,
-    },
+    advisors: { score: document.score ?? null, snippet: bounded(document.text, SNIPPET_LENGTH) },
   };
   const url = stringField(metadata.url);
-  if (url !== undefined) {
-    return { type: 'source', sourceType: 'url', id: document.id, url, title, providerMetadata };
+  if (url !== undefined && url.length <= MAX_URL_LENGTH) {
+    return { type: 'source', sourceType: 'url', id, url: redactSecrets(url), title, providerMetadata };
   }
+  const filename = stringField(metadata.filename);
   return {
     type: 'source',
     sourceType: 'document',
-    id: document.id,
-    mediaType: stringField(metadata.mediaType) ?? 'text/plain',
+    id,
+    mediaType: bounded(stringField(metadata.mediaType) ?? 'text/plain', 100),
     title,
-    filename: stringField(metadata.filename),
+    filename: filename === undefined ? undefined : bounded(filename, MAX_FILENAME_LENGTH),
     providerMetadata,
   };
+}
+
+/** The `source` parts of a turn's documents: the first {@link MAX_SOURCE_PARTS}, in their order. */
+export function documentSourceParts(documents: readonly Document[]): TextStreamPart<ToolSet>[] {
+  return documents.slice(0, MAX_SOURCE_PARTS).map(documentSourcePart);
+}
+
+/**
+ * Redacted, then cut to `maxLength`. Only a margin past the cut is redacted, so a long document costs no more than
+ * its snippet, while a credential that straddles the cut is still recognised whole.
+ */
+function bounded(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return redactSecrets(text);
+  const redacted = redactSecrets(text.slice(0, maxLength + REDACTION_MARGIN));
+  return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
 }
 
 function stringField(value: unknown): string | undefined {

@@ -13,5 +13,5 @@ export { createAdvisorChain, type AdvisorChain } from './advisor-chain.ts';
 export { answerDirectly, streamDirectAnswer, type AnswerDirectlyOptions } from './answer-directly.ts';
 export { callModel } from './call-model.ts';
 export { streamModel } from './stream-model.ts';
-export { documentSourcePart } from './document-source-part.ts';
+export { documentSourcePart, documentSourceParts, MAX_SOURCE_PARTS } from './document-source-part.ts';
 export { messageText, userText } from './request-text.ts';

@@ -3,7 +3,7 @@ import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from '
 import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
 import { modelCallOptions } from './call-model.ts';
-import { documentSourcePart } from './document-source-part.ts';
+import { documentSourceParts } from './document-source-part.ts';
 import { modelError, modelTimeout } from './model-error.ts';
 import { LazyPartStream } from '../util/part-source.ts';
 
@@ -109,7 +109,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   };
 
   // Parts to send before the next model part: the request's sources, right after `start`.
-  const queued = request.sources.map(documentSourcePart);
+  const queued = documentSourceParts(request.sources);
   let started = false;
   let closed = false;
   const reader = result.stream.getReader();

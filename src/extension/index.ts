@@ -21,7 +21,7 @@ export {
   type OptionSite,
 } from '../util/check-options.ts';
 export { describeValue } from '../context/context-key.ts';
-export { documentSourcePart } from '../chain/document-source-part.ts';
+export { documentSourcePart, documentSourceParts, MAX_SOURCE_PARTS } from '../chain/document-source-part.ts';
 export { callWithTimeout } from '../util/call-with-timeout.ts';
 export { raceAbort } from '../util/race-abort.ts';
 export { recordSpan, type SpanAttributes, type SpanRecorder } from '../telemetry/record-span.ts';

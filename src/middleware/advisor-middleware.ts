@@ -2,7 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt
 import type { LanguageModelMiddleware, TextStreamPart, ToolSet } from 'ai';
 import type { AdvisedRequest, AdvisedResponse, Advisor, ResponseMessage, TurnOutcome } from '../chain/advisor.ts';
 import { createAdvisorChain } from '../chain/advisor-chain.ts';
-import { documentSourcePart } from '../chain/document-source-part.ts';
+import { documentSourceParts } from '../chain/document-source-part.ts';
 import { failedResponse } from '../chain/failed-response.ts';
 import { modelError } from '../chain/model-error.ts';
 import { newInput } from '../client/normalize-messages.ts';
@@ -236,7 +236,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
             modelResult = rest;
             const segment = Promise.withResolvers<AdvisedResponse>();
             const observation: StepObservation = {
-              prefix: advised.sources.map(documentSourcePart),
+              prefix: documentSourceParts(advised.sources),
               turnId,
               abortSignal: params.abortSignal,
               onEnd: (step, outcome) => {
