@@ -1,4 +1,4 @@
-import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import { NoObjectGeneratedError, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import { documentSourceParts } from '../../src/extension/index.ts';
 import { type AdvisedResponse, AdvisorArgumentError, UIMessageMetadata } from '../../src/index.ts';
 import { type RetrievedDocumentReference, type StoredSource, type StoredTurnView, type TurnMetadataInput } from '../../src/memory/index.ts';
@@ -25,13 +25,14 @@ export interface TurnRecord {
  * tool message of the turn in order, and the retrieved documents' ids and
  * scores. A turn the model or an advisor failed is stored as far as it got, flagged `failed`, as the page showed it
  * (a retry replaces it), except a request an advisor refused (`AdvisorArgumentError`: the request itself is wrong,
- * and nothing of it is kept) and a step that answered tool calls and failed before its model streamed anything (the
+ * and nothing of it is kept), an answer that does not match the requested structured output
+ * (`NoObjectGeneratedError`: memory stays as it was) and a step that answered tool calls and failed before its model streamed anything (the
  * AI SDK retries that step, whose answers must then still be free to store). `undefined` when nothing is to be stored (the
  * abort policy says so). A partial turn may end on a tool call without its result:
  * memory reads drop it (see `removeOrphanToolParts`), so it never reaches a model.
  */
 export function turnToStore(response: AdvisedResponse, onAbort: AbortPolicy): TurnRecord | undefined {
-  if (response.outcome === 'error' && (response.error instanceof AdvisorArgumentError || isRetriedStep(response))) return undefined;
+  if (response.outcome === 'error' && (isRefusedOrMalformed(response.error) || isRetriedStep(response))) return undefined;
   const retrieved: RetrievedDocumentReference[] = response.sources.map((document) =>
     document.score === undefined ? { id: document.id } : { id: document.id, score: document.score },
   );
@@ -82,4 +83,8 @@ export function validateAbortPolicy(onAbort: unknown, component: string): AbortP
     });
   }
   return onAbort as AbortPolicy;
+}
+
+function isRefusedOrMalformed(error: unknown): boolean {
+  return error instanceof AdvisorArgumentError || NoObjectGeneratedError.isInstance(error);
 }

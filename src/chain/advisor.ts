@@ -6,6 +6,7 @@ import type {
   LanguageModelCallOptions,
   LanguageModelUsage,
   ModelMessage,
+  OutputInterface,
   StopCondition,
   TelemetryOptions,
   TextStreamPart,
@@ -34,6 +35,13 @@ export type ChatCallSettings = LanguageModelCallOptions & {
    * memory operation (see README, Telemetry), with the AI SDK's spans inside.
    */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * Structured output, as the AI SDK takes it: `Output.object({ schema })`, `Output.array(...)`, `Output.choice(...)`.
+   * The model is asked for JSON; the parsed, validated value is the response's `output` (and streams as partial
+   * values). An answer that does not match fails the turn with the AI SDK's `NoObjectGeneratedError`, and memory
+   * stores nothing of it.
+   */
+  readonly output?: OutputInterface;
 };
 
 /**
@@ -82,6 +90,11 @@ export interface AdvisedResponse {
   readonly request: AdvisedRequest;
   /** Set when an advisor answered without calling the model. */
   readonly answeredBy?: string;
+  /**
+   * The parsed structured output when the call set `output` (the text otherwise); `undefined` when the turn failed
+   * or an advisor answered without calling the model.
+   */
+  readonly output?: unknown;
 }
 
 /** A streaming turn: the parts as they arrive, and the aggregated response at the end. */

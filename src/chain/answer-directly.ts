@@ -13,16 +13,17 @@ export interface AnswerDirectlyOptions {
 /**
  * Ends a non-streaming turn with a fixed answer, without calling the model or
  * the advisors after this one (a short-circuit, e.g. a safeguard's refusal).
+ * The answer is plain text: a structured `output` the call asked for is `undefined`.
  */
 export async function answerDirectly(request: AdvisedRequest, options: AnswerDirectlyOptions): Promise<AdvisedResponse> {
   const response = await callModel(directRequest(request, options));
-  return { ...response, answeredBy: options.advisor };
+  return { ...response, output: undefined, answeredBy: options.advisor };
 }
 
 /** The streaming counterpart of {@link answerDirectly}: the answer streams as ordinary text parts. */
 export async function streamDirectAnswer(request: AdvisedRequest, options: AnswerDirectlyOptions): Promise<AdvisedStream> {
   const { stream, response } = await streamModel(directRequest(request, options));
-  return { stream, response: response.then((advised) => ({ ...advised, answeredBy: options.advisor })) };
+  return { stream, response: response.then((advised) => ({ ...advised, output: undefined, answeredBy: options.advisor })) };
 }
 
 function directRequest(request: AdvisedRequest, { advisor, text }: AnswerDirectlyOptions): AdvisedRequest {

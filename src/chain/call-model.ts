@@ -9,6 +9,7 @@ export async function callModel(request: AdvisedRequest): Promise<AdvisedRespons
     const result = await generateText({ ...modelCallOptions(request), abortSignal: request.abortSignal });
     return {
       text: result.text,
+      output: result.output,
       messages: result.responseMessages,
       usage: result.totalUsage,
       finishReason: result.finishReason,

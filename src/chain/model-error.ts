@@ -1,3 +1,4 @@
+import { NoObjectGeneratedError } from 'ai';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
@@ -10,7 +11,8 @@ import { isAbortError } from './wrap-advisor-error.ts';
  * then the `timeout` setting firing, reported as the model's `AdvisorTimeoutError`.
  */
 export function modelError(error: unknown, operation: 'generate' | 'stream', settings?: ChatCallSettings): unknown {
-  if (AdvisorError.isInstance(error)) return error;
+  // An answer that does not match the requested output is the AI SDK's own typed error, kept as callers expect it.
+  if (AdvisorError.isInstance(error) || NoObjectGeneratedError.isInstance(error)) return error;
   if (isAbortError(error)) return settings === undefined ? error : modelTimeout(operation, settings);
   return new ComponentError({ component: 'model', operation, cause: error });
 }

@@ -1,5 +1,5 @@
 import * as ai from 'ai';
-import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
+import type { FinishReason, LanguageModelResponseMetadata, LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
 import { modelCallOptions } from './call-model.ts';
@@ -22,7 +22,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   // A step the model failed in can still end (an error part does not end the stream): its text is then in its messages.
   let stepsEnded = 0;
   let stepsStarted = 0;
-  let ended: { text: string; messages: readonly ResponseMessage[] } | undefined;
+  let ended: { text: string; messages: readonly ResponseMessage[]; response: LanguageModelResponseMetadata } | undefined;
   const result = streamOnce({
     ...modelCallOptions(request),
     abortSignal,
@@ -35,7 +35,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     },
     // What `result.text` and `result.responseMessages` would give; each of those getters tees and drains the whole stream again.
     onEnd: (event) => {
-      ended = { text: event.text, messages: event.responseMessages };
+      ended = { text: event.text, messages: event.responseMessages, response: event.response };
     },
   });
 
@@ -51,7 +51,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     if (settled) return;
     settled = true;
     if (outcome === 'finished' && ended !== undefined) {
-      resolve(respond({ outcome, ...ended }));
+      resolve(await withOutput(ended));
       return;
     }
     if (outcome === 'finished') {
@@ -76,7 +76,19 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     );
   };
 
-  const respond = (fields: Pick<AdvisedResponse, 'outcome' | 'text' | 'messages' | 'error'>): AdvisedResponse => ({
+  /** The finished turn with its structured output parsed, or failed with the AI SDK's error when it does not parse. */
+  const withOutput = async ({ text, messages, response }: NonNullable<typeof ended>): Promise<AdvisedResponse> => {
+    const { output } = request.settings;
+    if (output === undefined) return respond({ outcome: 'finished', text, messages, output: text });
+    try {
+      const parsed: unknown = await output.parseCompleteOutput({ text }, { response, usage, finishReason });
+      return respond({ outcome: 'finished', text, messages, output: parsed });
+    } catch (outputError) {
+      return respond({ outcome: 'error', text, messages, error: modelError(outputError, 'stream') });
+    }
+  };
+
+  const respond = (fields: Pick<AdvisedResponse, 'outcome' | 'text' | 'messages' | 'error' | 'output'>): AdvisedResponse => ({
     ...fields,
     usage,
     finishReason: fields.outcome === 'finished' ? finishReason : fields.outcome === 'error' ? 'error' : 'other',

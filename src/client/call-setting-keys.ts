@@ -18,6 +18,7 @@ export const CALL_SETTING_KEYS = [
   'stopWhen',
   'timeout',
   'telemetry',
+  'output',
 ] as const satisfies readonly (keyof ChatCallSettings)[];
 
 export function pickCallSettings(source: Readonly<Record<string, unknown>>): ChatCallSettings {

@@ -1,5 +1,8 @@
 import {
   createUIMessageStreamResponse,
+  type InferGenerateOutput,
+  type InferStreamOutput,
+  type OutputInterface,
   toUIMessageStream,
   type InferUIMessageChunk,
   type TextStreamPart,
@@ -15,7 +18,7 @@ import { asyncIterableStream, type AsyncIterableStream } from '../util/async-ite
 import { createReplayBroadcast, type ReplayBroadcast } from './replay-broadcast.ts';
 
 /** What `chat.stream` returns at once: the streams, and promises of the turn's text, response, sources and metadata. */
-export interface ChatStreamResult {
+export interface ChatStreamResult<OUTPUT extends OutputInterface = OutputInterface<string, string, never>> {
   /** Every stream part (text, tool calls, sources, ...), as `streamText().stream` yields them. */
   readonly stream: AsyncIterableStream<TextStreamPart<ToolSet>>;
   /** Alias of `stream`, for code written against the AI SDK's `fullStream`. */
@@ -23,6 +26,14 @@ export interface ChatStreamResult {
   readonly textStream: AsyncIterableStream<string>;
   /** The final answer's text; rejects when the turn failed or was aborted. */
   readonly text: Promise<string>;
+  /**
+   * The structured output parsed from the final answer (the call's `output` setting; the text without one):
+   * rejects when the turn failed (with `NoObjectGeneratedError` when the answer does not match) or was aborted;
+   * `undefined` when an advisor answered without calling the model.
+   */
+  readonly output: Promise<InferGenerateOutput<OUTPUT> | undefined>;
+  /** The structured output as it streams: each partial value that differs from the one before. */
+  readonly partialOutputStream: AsyncIterableStream<InferStreamOutput<OUTPUT>>;
   /** The aggregated turn after every `after` hook ran. Resolves for every outcome. */
   readonly response: Promise<AdvisedResponse>;
   readonly sources: Promise<readonly Document[]>;
@@ -53,8 +64,12 @@ export interface ChatStreamResult {
  * stream end, memory is stored and `message-metadata` can carry what the
  * advisors recorded.
  */
-export function createChatStreamResult(advised: Promise<AdvisedStream>, context: AdvisorContext): ChatStreamResult {
-  return new DefaultChatStreamResult(advised, context);
+export function createChatStreamResult<OUTPUT extends OutputInterface = OutputInterface<string, string, never>>(
+  advised: Promise<AdvisedStream>,
+  context: AdvisorContext,
+  output?: OUTPUT,
+): ChatStreamResult<OUTPUT> {
+  return new DefaultChatStreamResult(advised, context, output);
 }
 
 /**
@@ -62,16 +77,17 @@ export function createChatStreamResult(advised: Promise<AdvisedStream>, context:
  * with getters costs V8 a runtime call per getter, microseconds on every turn.
  * Methods stay own properties, so that they can be passed around unbound.
  */
-class DefaultChatStreamResult implements ChatStreamResult {
+class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStreamResult<OUTPUT> {
   readonly #broadcast: ReplayBroadcast<TextStreamPart<ToolSet>>;
   readonly #response: Promise<AdvisedResponse>;
+  readonly #output: OutputInterface | undefined;
   #drained: Promise<void> | undefined;
   readonly firstPart: Promise<TextStreamPart<ToolSet> | undefined>;
   readonly toUIMessageStream: ChatStreamResult['toUIMessageStream'];
   readonly toUIMessageStreamResponse: ChatStreamResult['toUIMessageStreamResponse'];
   readonly consumeStream: () => Promise<void>;
 
-  constructor(advised: Promise<AdvisedStream>, context: AdvisorContext) {
+  constructor(advised: Promise<AdvisedStream>, context: AdvisorContext, output: OUTPUT | undefined) {
     let finalResponse: AdvisedResponse | undefined;
     const response = advised.then((advisedStream) => advisedStream.response);
     // The `finish` part is held back until every `after` hook has run.
@@ -118,6 +134,7 @@ class DefaultChatStreamResult implements ChatStreamResult {
 
     this.#broadcast = broadcast;
     this.#response = response;
+    this.#output = output;
     this.firstPart = firstPart.promise;
     this.toUIMessageStream = toUIStream;
     this.toUIMessageStreamResponse = (options = {}) => {
@@ -150,6 +167,37 @@ class DefaultChatStreamResult implements ChatStreamResult {
   }
   get text() {
     return this.#settled().then((done) => (done.outcome === 'finished' ? done.text : Promise.reject(done.error)));
+  }
+  get output() {
+    return this.#settled().then((done) =>
+      done.outcome === 'finished' ? (done.output as InferGenerateOutput<OUTPUT> | undefined) : Promise.reject(done.error),
+    );
+  }
+  get partialOutputStream() {
+    const output = this.#output;
+    const subscription = this.#broadcast.subscribe<string>({
+      select: (part, controller) => {
+        if (part.type === 'start-step') controller.enqueue('');
+        else if (part.type === 'text-delta' && part.text !== '') controller.enqueue(part.text);
+      },
+    });
+    let text = '';
+    let last: string | undefined;
+    // Each step's text is parsed anew: only the final step answers in the requested shape.
+    const partials = subscription.pipeThrough(
+      new TransformStream<string, InferStreamOutput<OUTPUT>>({
+        async transform(delta, controller) {
+          text = delta === '' ? '' : text + delta;
+          if (delta === '') return;
+          const parsed = output === undefined ? { partial: text } : await output.parsePartialOutput({ text });
+          const serialized = parsed === undefined ? undefined : JSON.stringify(parsed.partial);
+          if (parsed === undefined || serialized === last) return;
+          last = serialized;
+          controller.enqueue(parsed.partial as InferStreamOutput<OUTPUT>);
+        },
+      }),
+    );
+    return asyncIterableStream(partials);
   }
   get response() {
     return this.#settled();

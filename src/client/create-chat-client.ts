@@ -1,4 +1,4 @@
-import type { LanguageModel, ToolSet } from 'ai';
+import type { InferGenerateOutput, LanguageModel, OutputInterface, ToolSet } from 'ai';
 import type { AdvisedRequest, AdvisedResponse, Advisor, ChatCallSettings } from '../chain/advisor.ts';
 import { createAdvisorChain, type AdvisorChain } from '../chain/advisor-chain.ts';
 import { callModel } from '../chain/call-model.ts';
@@ -67,6 +67,15 @@ export type ChatTrigger = 'submit-message' | 'regenerate-message';
 
 const CHAT_TRIGGERS: readonly ChatTrigger[] = ['submit-message', 'regenerate-message'];
 
+/** The text output mode: what a call without `output` produces. */
+type TextOutput = OutputInterface<string, string, never>;
+
+/** What `chat.generate` resolves with: the aggregated turn, with `output` typed by the call's `output` setting. */
+export type ChatResponse<OUTPUT extends OutputInterface = TextOutput> = AdvisedResponse & {
+  /** The parsed structured output (the text without `output`); `undefined` when an advisor answered instead of the model. */
+  readonly output: InferGenerateOutput<OUTPUT> | undefined;
+};
+
 /** A chat client (`createChatClient`): its chain, and `generate` and `stream` for one turn each. */
 export interface ChatClient {
   /** The client's default chain, in execution order. */
@@ -74,13 +83,20 @@ export interface ChatClient {
   /**
    * Runs one turn without streaming. Resolves with the aggregated response;
    * rejects with the turn's typed error when it failed or was aborted.
+   *
+   * @example
+   * const { output } = await chat.generate({
+   *   prompt: 'Where is the meeting?',
+   *   output: Output.object({ schema: z.object({ room: z.string(), floor: z.number() }) }),
+   *   context: { conversationId },
+   * });
    */
-  generate(input: ChatInput): Promise<AdvisedResponse>;
+  generate<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }): Promise<ChatResponse<OUTPUT>>;
   /**
    * Runs one turn, streaming. Returns at once; bad input throws here, before
    * any advisor or model runs.
    */
-  stream(input: ChatInput): ChatStreamResult;
+  stream<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }): ChatStreamResult<OUTPUT>;
 }
 
 const CLIENT_OPTION_KEYS = ['model', 'advisors', 'instructions', 'tools', 'allowSystemInMessages', 'limits', ...CALL_SETTING_KEYS];
@@ -172,7 +188,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
   return Object.freeze({
     chain,
-    async generate(input: ChatInput) {
+    async generate<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }) {
       const { turnChain, buildRequest } = prepare(input);
       const request = await buildRequest();
       const response = isTelemetryEnabled(request.settings.telemetry)
@@ -182,9 +198,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           })
         : await turnChain.call(request, callModel);
       if (response.outcome !== 'finished') throw response.error;
-      return response;
+      return response as ChatResponse<OUTPUT>;
     },
-    stream(input: ChatInput) {
+    stream<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }) {
       const { turnChain, context, buildRequest } = prepare(input);
       const advised = buildRequest().then(
         (request) =>
@@ -196,7 +212,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
             : turnChain.stream(request, streamModel),
         (error: unknown) => failedStream(failedResponse(placeholderRequest(options.model, context), error)),
       );
-      return createChatStreamResult(advised, context);
+      return createChatStreamResult(advised, context, input.output);
     },
   });
 }

@@ -97,6 +97,8 @@ const GIVEN = `
   type Retriever = import('ai-advisors').Retriever;
   const cohere: { reranking(modelId: string): import('@ai-sdk/provider').RerankingModelV4 };
   function auth(): Promise<{ user: { id: string } } | null>;
+  function render(value: unknown): void;
+  const z: typeof import('zod').z;
 `;
 
 /** Packages a page shows but this repository does not install, as far as the pages use them. */
