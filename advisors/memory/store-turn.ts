@@ -1,4 +1,4 @@
-import { type AdvisedResponse, type ChatMemory, ConversationId } from '../../src/index.ts';
+import { type AdvisedResponse, type ChatMemory, ConversationId, UserId } from '../../src/index.ts';
 import { appendKey } from '../../src/memory/index.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
@@ -11,7 +11,8 @@ import { recordSpan } from '../../src/extension/index.ts';
  * of a turn that answers tool calls, the turn id and those calls: a resent
  * turn or step is stored once. Answers to open calls that `before` claimed are
  * already stored; what follows them is stored under the claim's key and `:rest`. Without a placement (`before` never ran) nothing is stored. A
- * failing store throws its `memory-store` error, failing the turn.
+ * failing store throws its `memory-store` error, failing the turn. With a `UserId` in the context, the turn is recorded
+ * in that user's thread of the conversation (`memory.threads`).
  */
 export async function storeTurn(
   response: AdvisedResponse,
@@ -29,6 +30,7 @@ export async function storeTurn(
   const messages = claimed === undefined ? turn.messages : turn.messages.slice(claimed.messages);
   if (messages.length === 0) return response;
   const conversationId = response.context.require(ConversationId, name);
+  const userId = response.context.get(UserId);
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
   const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': messages.length };
   const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
@@ -39,6 +41,8 @@ export async function storeTurn(
         ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
       },
       key: claimed === undefined ? (placement.key ?? appendKey(placement.turnId, messages)) : `${claimed.key}:rest`,
+      // The user's thread lists the conversation, when the store keeps threads.
+      ...(userId !== undefined && memory.store.recordThreadActivity !== undefined ? { userId } : {}),
     });
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;

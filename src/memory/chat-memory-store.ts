@@ -1,3 +1,4 @@
+import type { ChatThreadPage, ListThreadsOptions, ThreadActivity } from './chat-thread.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 
 /** Options of every chat memory store call. */
@@ -119,7 +120,23 @@ export interface ChatMemoryStore {
    * conversation is cleared may land after the clear.
    */
   clear(conversationId: string, options?: StoreCallOptions): Promise<void>;
+  /**
+   * Records a turn appended for `userId` in the conversation's thread: creates the thread (its owner and title) or
+   * moves its last activity forward. A conversation has one owner, the first: activity of another user is ignored.
+   * Chat memory calls it before appending a turn that names its user (`AppendTurnOptions.userId`).
+   */
+  recordThreadActivity?(activity: ThreadActivity, options?: StoreCallOptions): Promise<void>;
+  /** The user's threads, most recently active first, a page at a time. */
+  listThreads?(userId: string, options?: ListThreadsOptions): Promise<ChatThreadPage>;
+  /** Renames the user's thread; `false` (and nothing changed) when the user owns no such thread. */
+  renameThread?(userId: string, conversationId: string, title: string, options?: StoreCallOptions): Promise<boolean>;
+  /** Deletes the user's thread and its conversation (as `clear`); `false` (and nothing deleted) when the user owns no such thread. */
+  deleteThread?(userId: string, conversationId: string, options?: StoreCallOptions): Promise<boolean>;
 }
+
+/** A store that keeps threads per user, as the Redis, PostgreSQL and in-memory stores do. */
+export type ThreadedChatMemoryStore = ChatMemoryStore &
+  Required<Pick<ChatMemoryStore, 'recordThreadActivity' | 'listThreads' | 'renameThread' | 'deleteThread'>>;
 
 /**
  * How many of the newest entries the built-in stores look through for the turn a regeneration replaces; a turn

@@ -7,7 +7,16 @@ import { AppendConflictError } from '../errors/append-conflict-error.ts';
 import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
 import { appendDigest } from './append-digest.ts';
 import { callStore } from './call-store.ts';
-import type { AppendAttempt, AppendOutcome, ChatMemoryStore, MemoryTurn, StoredHistory, StoreReadOptions } from './chat-memory-store.ts';
+import type {
+  AppendAttempt,
+  AppendOutcome,
+  ChatMemoryStore,
+  MemoryTurn,
+  StoredHistory,
+  StoreReadOptions,
+  ThreadedChatMemoryStore,
+} from './chat-memory-store.ts';
+import { type ChatThreadPage, checkThreadOwner, checkThreadTitle, type ListThreadsOptions, threadTitle } from './chat-thread.ts';
 import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
 import { createInMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata, RetrievedDocumentReference } from './memory-entry.ts';
@@ -66,6 +75,12 @@ export interface AppendTurnOptions extends ChatMemoryCallOptions {
    * key never stores the turn twice. Default: the turn id.
    */
   readonly key?: string;
+  /**
+   * The user the conversation belongs to, as the server knows them (the `UserId` context value, never an id the
+   * client chose): the turn is then recorded in that user's thread of the conversation (see `threads`), created with
+   * the first question as its title. The first user to append owns the conversation's thread.
+   */
+  readonly userId?: string;
 }
 
 /** What `ChatMemory.appendTurn` did: the entries it holds, and whether it stored them now. */
@@ -119,6 +134,18 @@ export interface ChatMemory {
   messages(conversationId: string, options?: ChatMemoryCallOptions): Promise<ModelMessage[]>;
   /** Deletes the conversation from the store, with its append keys. */
   clear(conversationId: string, options?: ChatMemoryCallOptions): Promise<void>;
+  /**
+   * The user's conversations, most recently active first, a page at a time: for a list of past chats. Only threads
+   * the user owns (turns appended with their `userId`). Throws `AdvisorArgumentError` when the store keeps no threads.
+   *
+   * @example
+   * const { threads, nextCursor } = await memory.threads(session.user.id, { limit: 20 });
+   */
+  threads(userId: string, options?: ListThreadsOptions): Promise<ChatThreadPage>;
+  /** Renames the user's thread; `false` when the user owns no thread of that conversation (nothing changes). */
+  renameThread(userId: string, conversationId: string, title: string, options?: ChatMemoryCallOptions): Promise<boolean>;
+  /** Deletes the user's thread and its whole conversation; `false` when the user owns no such thread (nothing is deleted). */
+  deleteThread(userId: string, conversationId: string, options?: ChatMemoryCallOptions): Promise<boolean>;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -314,6 +341,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       const system = entries.filter((entry) => entry.message.role === 'system').at(-1);
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
       await settleUnknownAppends(conversationId, options.abortSignal);
+      if (options.userId !== undefined) await recordThreadActivity(conversationId, options.userId, messages, options.abortSignal);
       const digest = appendDigest(conversation.map((entry) => entry.message));
       const replaces = metadata.regenerates;
       const outcome = await appendAttempt(
@@ -368,7 +396,58 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
         store.clear(conversationId, { abortSignal: signal }),
       );
     },
+
+    async threads(userId, options = {}) {
+      const { listThreads } = threadedStore('threads');
+      checkThreadOwner(userId, component);
+      return callStore('threads', { timeoutMs: timeout, abortSignal: options.abortSignal }, (signal) =>
+        listThreads.call(store, userId, { ...options, abortSignal: signal }),
+      );
+    },
+
+    async renameThread(userId, conversationId, title, options = {}) {
+      const { renameThread } = threadedStore('renameThread');
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      checkThreadTitle(title, component);
+      return callStore('threads', { timeoutMs: timeout, abortSignal: options.abortSignal }, (signal) =>
+        renameThread.call(store, userId, conversationId, title, { abortSignal: signal }),
+      );
+    },
+
+    async deleteThread(userId, conversationId, options = {}) {
+      const { deleteThread } = threadedStore('deleteThread');
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      return callStore('threads', { timeoutMs: timeout, abortSignal: options.abortSignal }, (signal) =>
+        deleteThread.call(store, userId, conversationId, { abortSignal: signal }),
+      );
+    },
   };
+
+  function threadedStore(method: string): ThreadedChatMemoryStore {
+    const { recordThreadActivity, listThreads, renameThread, deleteThread } = store;
+    if (recordThreadActivity === undefined || listThreads === undefined || renameThread === undefined || deleteThread === undefined) {
+      throw new AdvisorArgumentError({
+        component,
+        argument: 'store',
+        message: `${method} needs a store that keeps threads (the in-memory, Redis and PostgreSQL stores do; ${store.name} does not)`,
+      });
+    }
+    return store as ThreadedChatMemoryStore;
+  }
+
+  async function recordThreadActivity(
+    conversationId: string,
+    userId: string,
+    messages: readonly ModelMessage[],
+    abortSignal?: AbortSignal,
+  ) {
+    const { recordThreadActivity: record } = threadedStore('appendTurn with userId');
+    checkThreadOwner(userId, component);
+    const activity = { userId, conversationId, title: threadTitle(messages), at: new Date() };
+    await callStore('threads', { timeoutMs: timeout, abortSignal }, (signal) => record.call(store, activity, { abortSignal: signal }));
+  }
 }
 
 type MemoryTurnInput = Omit<MemoryTurn, 'attemptId'>;

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { SettlingChatMemoryStore, StoredHistory } from './chat-memory-store.ts';
+import type { SettlingChatMemoryStore, StoredHistory, ThreadedChatMemoryStore } from './chat-memory-store.ts';
+import { type ChatThread, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, isAfterCursor, threadPage } from './chat-thread.ts';
 import { lazyMemoryEntry } from './lazy-memory-entry.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import {
@@ -45,13 +46,24 @@ interface AppendLedger {
  * @example
  * const memory = createChatMemory({ store: createInMemoryChatMemoryStore() });
  */
-export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore & {
-  /** The ids of the conversations that have stored messages. */
-  conversationIds(): string[];
-} {
+export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore &
+  ThreadedChatMemoryStore & {
+    /** The ids of the conversations that have stored messages. */
+    conversationIds(): string[];
+  } {
   const component = 'memory-store';
   const conversations = new Map<string, Conversation>();
   const ledgers = new Map<string, AppendLedger>();
+  const threads = new Map<string, { owner: string; title: string; createdAt: number; updatedAt: number }>();
+  const forget = (conversationId: string) => {
+    conversations.delete(conversationId);
+    ledgers.delete(conversationId);
+    threads.delete(conversationId);
+  };
+  const ownedThread = (userId: string, conversationId: string) => {
+    const thread = threads.get(validateConversationId(conversationId, component));
+    return thread?.owner === checkThreadOwner(userId, component) ? thread : undefined;
+  };
 
   function ledgerOf(conversationId: string): AppendLedger {
     let ledger = ledgers.get(conversationId);
@@ -121,8 +133,52 @@ export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore & {
     async clear(conversationId, options) {
       validateConversationId(conversationId, component);
       options?.abortSignal?.throwIfAborted();
-      conversations.delete(conversationId);
-      ledgers.delete(conversationId);
+      forget(conversationId);
+    },
+
+    async recordThreadActivity({ userId, conversationId, title, at }, options) {
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      options?.abortSignal?.throwIfAborted();
+      const thread = threads.get(conversationId);
+      if (thread === undefined) threads.set(conversationId, { owner: userId, title, createdAt: at.getTime(), updatedAt: at.getTime() });
+      else if (thread.owner === userId) thread.updatedAt = Math.max(thread.updatedAt, at.getTime());
+    },
+
+    async listThreads(userId, options) {
+      checkThreadOwner(userId, component);
+      const { limit, after } = checkListThreadsOptions(options, component);
+      options?.abortSignal?.throwIfAborted();
+      const owned: ChatThread[] = [];
+      for (const [conversationId, thread] of threads) {
+        if (thread.owner !== userId || !isAfterCursor({ updatedAt: thread.updatedAt, conversationId }, after)) continue;
+        owned.push({
+          conversationId,
+          title: thread.title,
+          createdAt: new Date(thread.createdAt),
+          updatedAt: new Date(thread.updatedAt),
+          messageCount: conversations.get(conversationId)?.entries.length ?? 0,
+        });
+      }
+      owned.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.conversationId < b.conversationId ? 1 : -1));
+      return threadPage(owned.slice(0, limit + 1), limit);
+    },
+
+    async renameThread(userId, conversationId, title, options) {
+      const checked = checkThreadTitle(title, component);
+      const thread = ownedThread(userId, conversationId);
+      options?.abortSignal?.throwIfAborted();
+      if (thread === undefined) return false;
+      thread.title = checked;
+      return true;
+    },
+
+    async deleteThread(userId, conversationId, options) {
+      const thread = ownedThread(userId, conversationId);
+      options?.abortSignal?.throwIfAborted();
+      if (thread === undefined) return false;
+      forget(conversationId);
+      return true;
     },
 
     /** The ids of the conversations that have stored messages. */

@@ -23,7 +23,9 @@ export type {
   StoreCallOptions,
   StoreReadOptions,
   StoredHistory,
+  ThreadedChatMemoryStore,
 } from './chat-memory-store.ts';
+export type { ChatThread, ChatThreadPage, ListThreadsOptions, ThreadActivity } from './chat-thread.ts';
 export { appendDigest } from './append-digest.ts';
 export { appendKey, scopedAppendKey } from './append-key.ts';
 export { standsForTurn } from './drop-regenerated-turns.ts';

@@ -6,6 +6,7 @@ import {
   type MemoryEntryMetadata,
   type MemoryTurn,
   type SettlingChatMemoryStore,
+  type ThreadedChatMemoryStore,
 } from '../memory/index.ts';
 
 /** Every message role and part type the AI SDK accepts, with binary data in each of its forms. */
@@ -398,6 +399,105 @@ export function describeChatMemoryStoreContract(name: string, createStore: () =>
       expect(read.map((entry) => entry.message.role)).toEqual(['user', 'assistant']);
       expect(new Set(read.map((entry) => entry.metadata.turnId)).size).toBe(1);
       expect(read[1].message.content).toMatch(/^A\d$/);
+    });
+  });
+}
+
+/**
+ * The behaviour of a store's threads (`recordThreadActivity`, `listThreads`, `renameThread`, `deleteThread`),
+ * through chat memory as an app uses it. `createStore` returns a fresh store; users and conversations are unique per
+ * run, so stores may share a backend.
+ */
+export function describeThreadStoreContract(name: string, createStore: () => ThreadedChatMemoryStore): void {
+  const id = (suffix: string) => `${name}-${suffix}-${crypto.randomUUID()}`;
+  const ask = (question: string): ModelMessage[] => [
+    { role: 'user', content: question },
+    { role: 'assistant', content: `re: ${question}` },
+  ];
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+  describe(`${name}: threads per user`, () => {
+    it('lists a user’s conversations, most recently active first, titled by their first question, with message counts', async () => {
+      const memory = createChatMemory({ store: createStore(), window: false });
+      const [alice, bob] = [id('alice'), id('bob')];
+      const [first, second] = [id('first'), id('second')];
+      await memory.appendTurn(first, ask('How do I   reset my\npassword?'), { userId: alice });
+      await pause();
+      await memory.appendTurn(second, ask('Where is the office?'), { userId: alice });
+      await memory.appendTurn(id('bobs'), ask('Private question'), { userId: bob });
+      await pause();
+      await memory.appendTurn(first, ask('And the username?'), { userId: alice });
+
+      const { threads, nextCursor } = await memory.threads(alice);
+      expect(threads.map((thread) => [thread.conversationId, thread.title, thread.messageCount])).toEqual([
+        [first, 'How do I reset my password?', 4],
+        [second, 'Where is the office?', 2],
+      ]);
+      expect(nextCursor).toBeUndefined();
+      expect(threads[0]!.updatedAt.getTime()).toBeGreaterThan(threads[0]!.createdAt.getTime());
+      expect((await memory.threads(bob)).threads.map((thread) => thread.title)).toEqual(['Private question']);
+      expect((await memory.threads(id('nobody'))).threads).toEqual([]);
+    });
+
+    it('pages through 25 threads with a cursor: each once, in order, whatever appends arrive concurrently', async () => {
+      const memory = createChatMemory({ store: createStore(), window: false });
+      const user = id('pager');
+      const conversations = Array.from({ length: 25 }, (_, index) => id(`c${index}`));
+      await Promise.all(
+        conversations.map((conversation, index) => memory.appendTurn(conversation, ask(`Question ${index}`), { userId: user })),
+      );
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await memory.threads(user, { limit: 10, ...(cursor === undefined ? {} : { cursor }) });
+        expect(page.threads.length).toBeLessThanOrEqual(10);
+        seen.push(...page.threads.map((thread) => thread.conversationId));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect([...seen].sort()).toEqual([...conversations].sort());
+      const all = (await memory.threads(user, { limit: 100 })).threads;
+      expect(all.map((thread) => thread.conversationId)).toEqual(seen);
+      for (let index = 1; index < all.length; index++)
+        expect(all[index - 1]!.updatedAt.getTime()).toBeGreaterThanOrEqual(all[index]!.updatedAt.getTime());
+    });
+
+    it('belongs to its first user: another user’s turns, renames and deletes neither list, change nor reveal it', async () => {
+      const memory = createChatMemory({ store: createStore(), window: false });
+      const [owner, intruder] = [id('owner'), id('intruder')];
+      const conversation = id('owned');
+      await memory.appendTurn(conversation, ask('Mine'), { userId: owner });
+      await memory.appendTurn(conversation, ask('Injected'), { userId: intruder });
+      expect((await memory.threads(intruder)).threads).toEqual([]);
+      expect(await memory.renameThread(intruder, conversation, 'Hijacked')).toBe(false);
+      expect(await memory.deleteThread(intruder, conversation)).toBe(false);
+      expect(await memory.renameThread(intruder, id('absent'), 'Anything')).toBe(false);
+      expect(await memory.deleteThread(intruder, id('absent'))).toBe(false);
+      const [thread] = (await memory.threads(owner)).threads;
+      expect(thread).toMatchObject({ conversationId: conversation, title: 'Mine', messageCount: 4 });
+    });
+
+    it('renames a thread, and deletes it with its whole conversation; clear removes the thread too', async () => {
+      const memory = createChatMemory({ store: createStore(), window: false });
+      const user = id('user');
+      const [kept, deleted, cleared] = [id('kept'), id('deleted'), id('cleared')];
+      for (const conversation of [kept, deleted, cleared])
+        await memory.appendTurn(conversation, ask(`About ${conversation}`), { userId: user });
+      expect(await memory.renameThread(user, kept, '  Office   questions ')).toBe(true);
+      expect(await memory.deleteThread(user, deleted)).toBe(true);
+      await memory.clear(cleared);
+      const { threads } = await memory.threads(user);
+      expect(threads.map((thread) => [thread.conversationId, thread.title])).toEqual([[kept, 'Office questions']]);
+      expect(await memory.read(deleted)).toEqual([]);
+      expect(await memory.deleteThread(user, deleted)).toBe(false);
+    });
+
+    it('refuses bad arguments with a typed error before touching the backend', async () => {
+      const memory = createChatMemory({ store: createStore(), window: false });
+      const user = id('user');
+      await expect(memory.threads(user, { limit: 0 })).rejects.toThrow(/limit: expected an integer from 1 to 100/);
+      await expect(memory.threads(user, { cursor: 'not-a-cursor' })).rejects.toThrow(/cursor: expected the nextCursor/);
+      await expect(memory.threads('')).rejects.toThrow(/userId: expected a non-empty string/);
+      await expect(memory.renameThread(user, id('c'), '   ')).rejects.toThrow(/title: expected a non-empty string/);
     });
   });
 }

@@ -15,6 +15,8 @@ const vectorStoreContract = await import('./vector-store-contract.ts');
 /** Vitest suites a chat memory store must pass: atomic, ordered, idempotent appends, settling, conversations kept apart. */
 export const describeChatMemoryStoreContract: typeof memoryContract.describeChatMemoryStoreContract =
   memoryContract.describeChatMemoryStoreContract;
+/** Vitest suites a store that keeps threads per user must pass: listing, paging, ownership, rename, delete. */
+export const describeThreadStoreContract: typeof memoryContract.describeThreadStoreContract = memoryContract.describeThreadStoreContract;
 /** Vitest suites a vector store must pass: add, replace, delete, search, filters, scores, isolation. */
 export const describeVectorStoreContract: typeof vectorStoreContract.describeVectorStoreContract =
   vectorStoreContract.describeVectorStoreContract;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryChatMemoryStore } from '../../src/memory/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
-import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
+import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
 
 describeChatMemoryStoreContract('in-memory', () => createInMemoryChatMemoryStore());
+describeThreadStoreContract('in-memory', () => createInMemoryChatMemoryStore());
 
 describe('createInMemoryChatMemoryStore', () => {
   it('stores copies: mutating appended or read messages does not change the history', async () => {
