@@ -3,8 +3,8 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 /** The tables of the PostgreSQL chat memory store, for `chatMemoryMigration`. */
 export interface ChatMemoryTableOptions {
   /**
-   * Table of conversation entries; `<table>_system`, `<table>_appends`, `<table>_segments`, `<table>_conversations`
-   * and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`.
+   * Table of conversation entries; `<table>_system`, `<table>_appends`, `<table>_segments`, `<table>_conversations`,
+   * `<table>_threads` and `<table>_turn_seq` are created next to it. Default `ai_advisors_chat_memory`.
    */
   readonly tableName?: string;
   /** Schema of the tables. Default `public`. */
@@ -21,6 +21,10 @@ export interface ChatMemoryTables {
   readonly segments: string;
   /** Per conversation: the row its appends and compactions lock, the entries appended and when to compact next. */
   readonly conversations: string;
+  /** Per conversation with an owner: the user, the title, when it was created and last active. */
+  readonly threads: string;
+  /** The index of a user's threads by last activity (unqualified: an index lives in its table's schema). */
+  readonly threadsByOwner: string;
   readonly turnSequence: string;
   /** Key for the advisory lock that serializes concurrent migrations. */
   readonly lockKey: string;
@@ -48,6 +52,8 @@ export function chatMemoryTables(
     appends: qualified(`${tableName}_appends`),
     segments: qualified(`${tableName}_segments`),
     conversations: qualified(`${tableName}_conversations`),
+    threads: qualified(`${tableName}_threads`),
+    threadsByOwner: `"${tableName}_threads_by_owner"`,
     turnSequence: qualified(`${tableName}_turn_seq`),
     lockKey: `ai-advisors:chat-memory:${schemaName}.${tableName}`,
   };
@@ -66,8 +72,9 @@ export function chatMemoryTables(
  * more than 64 entries back are purged as the conversation grows. `<table>_segments` holds
  * runs of older entries moved out of the entries table, each as one text
  * (`createPostgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
- * segments written by 0.2 do not, and are put back in order on read), and `<table>_conversations` one
- * row per conversation that its appends lock. A deployment created by an
+ * segments written by 0.2 do not, and are put back in order on read), `<table>_conversations` one
+ * row per conversation that its appends lock, and `<table>_threads` the owner, title and activity of each
+ * conversation a user's turns were appended to (`ChatMemory.threads`). A deployment created by an
  * earlier version gets the new tables by running the migration again.
  *
  * @example
@@ -115,5 +122,13 @@ CREATE TABLE IF NOT EXISTS ${tables.conversations} (
   conversation_id text PRIMARY KEY,
   appended bigint NOT NULL,
   compact_at bigint NOT NULL
-);`;
+);
+CREATE TABLE IF NOT EXISTS ${tables.threads} (
+  conversation_id text PRIMARY KEY,
+  owner_id text NOT NULL,
+  title text NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${tables.threadsByOwner} ON ${tables.threads} (owner_id, updated_at DESC, conversation_id DESC);`;
 }

@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import type { AppendOutcome, SettledAppend, SettlingChatMemoryStore, StoredHistory } from '../memory/chat-memory-store.ts';
+import type {
+  AppendOutcome,
+  SettledAppend,
+  SettlingChatMemoryStore,
+  StoredHistory,
+  ThreadedChatMemoryStore,
+} from '../memory/chat-memory-store.ts';
+import { type ChatThreadPage, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, threadPage } from '../memory/chat-thread.ts';
 import { lazyMemoryEntry } from '../memory/lazy-memory-entry.ts';
 import type { MemoryEntry } from '../memory/memory-entry.ts';
 import {
@@ -118,7 +125,7 @@ interface EntryRow {
  */
 export function createPostgresChatMemoryStore(
   options: PostgresChatMemoryStoreOptions = {},
-): SettlingChatMemoryStore & AsyncDisposable & { migrate(): Promise<void>; close(): Promise<void> } {
+): SettlingChatMemoryStore & ThreadedChatMemoryStore & AsyncDisposable & { migrate(): Promise<void>; close(): Promise<void> } {
   const component = 'postgres-chat-memory-store';
   const tables = chatMemoryTables(options, component);
   const { createTables = true } = options;
@@ -422,11 +429,39 @@ RETURNING 1`,
 
   const clearStatement = sql(
     `WITH conversation AS (DELETE FROM ${tables.conversations} WHERE conversation_id = $1 RETURNING 1),
+thread AS (DELETE FROM ${tables.threads} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
 system AS (DELETE FROM ${tables.system} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
 appends AS (DELETE FROM ${tables.appends} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0),
 segments AS (DELETE FROM ${tables.segments} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0)
 DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FROM conversation) >= 0`,
   );
+
+  const recordThreadStatement = sql(
+    `INSERT INTO ${tables.threads} AS thread (conversation_id, owner_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (conversation_id) DO UPDATE SET updated_at = greatest(thread.updated_at, excluded.updated_at)
+WHERE thread.owner_id = excluded.owner_id`,
+  );
+
+  const listThreadsStatement = sql(
+    `SELECT thread.conversation_id, thread.title, thread.created_at, thread.updated_at,
+  (SELECT count(*) FROM ${tables.entries} entry WHERE entry.conversation_id = thread.conversation_id)
+  + coalesce((SELECT sum(entry_count) FROM ${tables.segments} segment WHERE segment.conversation_id = thread.conversation_id), 0)
+  AS message_count
+FROM ${tables.threads} thread
+WHERE thread.owner_id = $1 AND ($2::timestamptz IS NULL OR (thread.updated_at, thread.conversation_id) < ($2::timestamptz, $3::text))
+ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
+  );
+
+  const renameThreadStatement = sql(`UPDATE ${tables.threads} SET title = $3 WHERE conversation_id = $1 AND owner_id = $2`);
+  const deleteThreadStatement = sql(`DELETE FROM ${tables.threads} WHERE conversation_id = $1 AND owner_id = $2`);
+
+  async function clearConversation(conversationId: string): Promise<void> {
+    // First, on its own: wait for a compaction moving entries and stop any other, so that the deletes below, whose
+    // snapshot starts after it, see every segment there is.
+    await pool.query({ ...clearStopStatement, values: [conversationId] });
+    // The conversation's row is locked before anything else, as appends lock it: no deadlock with one in flight.
+    await pool.query({ ...clearStatement, values: [conversationId] });
+  }
 
   return {
     name: 'postgres',
@@ -483,11 +518,57 @@ DELETE FROM ${tables.entries} WHERE conversation_id = $1 AND (SELECT count(*) FR
     async clear(conversationId, callOptions) {
       validateConversationId(conversationId, component);
       await ready(callOptions?.abortSignal);
-      // First, on its own: wait for a compaction moving entries and stop any other, so that the deletes below, whose
-      // snapshot starts after it, see every segment there is.
-      await pool.query({ ...clearStopStatement, values: [conversationId] });
-      // The conversation's row is locked before anything else, as appends lock it: no deadlock with one in flight.
-      await pool.query({ ...clearStatement, values: [conversationId] });
+      await clearConversation(conversationId);
+    },
+
+    async recordThreadActivity({ userId, conversationId, title, at }, callOptions) {
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      await ready(callOptions?.abortSignal);
+      await pool.query({ ...recordThreadStatement, values: [conversationId, userId, title, at] });
+    },
+
+    async listThreads(userId, listOptions): Promise<ChatThreadPage> {
+      checkThreadOwner(userId, component);
+      const { limit, after } = checkListThreadsOptions(listOptions, component);
+      await ready(listOptions?.abortSignal);
+      const { rows } = await pool.query<{
+        conversation_id: string;
+        title: string;
+        created_at: Date;
+        updated_at: Date;
+        message_count: string;
+      }>({
+        ...listThreadsStatement,
+        values: [userId, after === undefined ? null : new Date(after.updatedAt), after?.conversationId ?? null, limit + 1],
+      });
+      const threads = rows.map((row) => ({
+        conversationId: row.conversation_id,
+        title: row.title,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        messageCount: Number(row.message_count),
+      }));
+      return threadPage(threads, limit);
+    },
+
+    async renameThread(userId, conversationId, title, callOptions) {
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      const checked = checkThreadTitle(title, component);
+      await ready(callOptions?.abortSignal);
+      const { rowCount } = await pool.query({ ...renameThreadStatement, values: [conversationId, userId, checked] });
+      return rowCount === 1;
+    },
+
+    async deleteThread(userId, conversationId, callOptions) {
+      validateConversationId(conversationId, component);
+      checkThreadOwner(userId, component);
+      await ready(callOptions?.abortSignal);
+      const { rowCount } = await pool.query({ ...deleteThreadStatement, values: [conversationId, userId] });
+      if (rowCount !== 1) return false;
+      await clearConversation(conversationId);
+      return true;
     },
 
     /** Creates the tables now (idempotent); otherwise done on first use unless `createTables` is false. */

@@ -10,7 +10,7 @@ import {
 } from '../../src/memory/index.ts';
 import { chatMemoryMigration, createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
-import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
+import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
 import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
 
@@ -33,6 +33,7 @@ describeWithServices('createPostgresChatMemoryStore (live PostgreSQL)', ['DATABA
   });
 
   describeChatMemoryStoreContract('postgres', () => createPostgresChatMemoryStore({ pool, tableName }));
+  describeThreadStoreContract('postgres', () => createPostgresChatMemoryStore({ pool, tableName }));
   // Behind a pooler in transaction mode, as a deployment without prepared statements runs it.
   describeChatMemoryStoreContract('postgres, statements unprepared', () =>
     createPostgresChatMemoryStore({ pool, tableName: `${tableName}_np`, preparedStatements: false }),
@@ -96,7 +97,7 @@ describeWithServices('createPostgresChatMemoryStore (live PostgreSQL)', ['DATABA
       const stores = Array.from({ length: 5 }, () => createPostgresChatMemoryStore({ pool, tableName: fresh }));
       await Promise.all(stores.map((store) => store.read('x')));
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE $1`, [`${fresh}%`]);
-      expect(rows[0].n).toBe(5);
+      expect(rows[0].n).toBe(6);
     } finally {
       await pool.query(dropChatMemoryTables(fresh));
     }
