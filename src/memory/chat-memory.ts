@@ -139,7 +139,7 @@ export interface ChatMemory {
    * the user owns (turns appended with their `userId`). Throws `AdvisorArgumentError` when the store keeps no threads.
    *
    * @example
-   * const { threads, nextCursor } = await memory.threads(session.user.id, { limit: 20 });
+   * const { threads, nextCursor } = await memory.threads('user-42', { limit: 20 });
    */
   threads(userId: string, options?: ListThreadsOptions): Promise<ChatThreadPage>;
   /** Renames the user's thread; `false` when the user owns no thread of that conversation (nothing changes). */

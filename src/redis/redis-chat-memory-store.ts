@@ -10,7 +10,17 @@ import type {
   SettlingChatMemoryStore,
   StoredHistory,
   StoreReadOptions,
+  ThreadedChatMemoryStore,
 } from '../memory/chat-memory-store.ts';
+import {
+  type ChatThread,
+  type ChatThreadPage,
+  checkListThreadsOptions,
+  checkThreadOwner,
+  checkThreadTitle,
+  isAfterCursor,
+  threadPage,
+} from '../memory/chat-thread.ts';
 import { REPLACED_TURN_SCAN } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
 import {
@@ -55,6 +65,9 @@ const MESSAGE_APART_CHARS = 256 * 1024;
  * conversation's list.
  */
 const LOG_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Threads a listing reads past the page, for threads last active in the same millisecond as the cursor's. */
+const THREAD_TIES_MARGIN = 32;
 
 // KEYS: list, system, appends, settled attempts, messages kept apart, log, log ends, digests, 0.2's tombstone of the
 // attempt. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, digest ('' for none), the
@@ -224,6 +237,35 @@ if storedBy then return 'stored' end
 return 'absent'
 `);
 
+// KEYS: the conversation's thread. ARGV: user id, title, time (ms), ttl (0: none). 1 when the user owns the thread
+// (now or already), 0 when another user does.
+const RECORD_THREAD_SCRIPT = script(`
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner and owner ~= ARGV[1] then return 0 end
+if not owner then
+  redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'title', ARGV[2], 'createdAt', ARGV[3], 'updatedAt', ARGV[3])
+elseif tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[1], 'updatedAt')) then
+  redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
+end
+if ARGV[4] ~= '0' then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+return 1
+`);
+
+// KEYS: the conversation's thread. ARGV: user id, new title. 1 when renamed, 0 when the user owns no such thread.
+const RENAME_THREAD_SCRIPT = script(`
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'title', ARGV[2])
+return 1
+`);
+
+// KEYS: the conversation's thread, then every other key of the conversation. ARGV: user id. Deletes them all, in one
+// step with the ownership check, when the user owns the thread.
+const DELETE_THREAD_SCRIPT = script(`
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
+return 1
+`);
+
 /**
  * Chat memory in Redis: one log per conversation, a string of its serialized
  * entries each followed by a comma (`APPEND`, O(1) per message), with a list
@@ -265,13 +307,21 @@ return 'absent'
  * `ttlSeconds` applies to all but the settled attempts; `clear` deletes them
  * all. The store never lists keys by pattern.
  *
+ * Threads: a conversation's owner, title and activity are the hash
+ * `<prefix>:{<id>}:thread`, in the conversation's slot; each user's threads
+ * are the sorted set `<prefix>:user:{<user id>}:threads` (conversation ids by
+ * last activity), in the user's slot, so that cluster slots are never
+ * crossed. A turn records its thread first, then moves it forward in the
+ * user's set (`ZADD GT`); a listing checks each thread's owner and drops
+ * entries of deleted, cleared or expired conversations.
+ *
  * @example
  * import { createRedisChatMemoryStore } from 'ai-advisors/redis';
  * const memory = createChatMemory({ store: createRedisChatMemoryStore({ url: process.env.REDIS_URL }) });
  */
 export function createRedisChatMemoryStore(
   options: RedisChatMemoryStoreOptions = {},
-): SettlingChatMemoryStore & AsyncDisposable & { close(): Promise<void> } {
+): SettlingChatMemoryStore & ThreadedChatMemoryStore & AsyncDisposable & { close(): Promise<void> } {
   const component = 'redis-chat-memory-store';
   const { keyPrefix = 'ai-advisors:chat-memory', ttlSeconds } = options;
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}]/.test(keyPrefix)) {
@@ -315,6 +365,7 @@ export function createRedisChatMemoryStore(
       log: `${base}:log`,
       logEnds: `${base}:log-ends`,
       system: `${base}:system`,
+      thread: `${base}:thread`,
       appends: `${base}:appends`,
       digests: `${base}:digests`,
       settled: `${base}:settled`,
@@ -322,6 +373,14 @@ export function createRedisChatMemoryStore(
       legacyTombstone: (attemptId: string) => `${base}:cancelled:${escapeKeySegment(attemptId)}`,
     };
   }
+
+  /** Every key of a conversation but its settled attempts' legacy tombstones, thread first. */
+  function conversationKeys(conversationId: string): string[] {
+    const key = keys(conversationId);
+    return [key.thread, key.log, key.logEnds, key.messages, key.messagesApart, key.system, key.appends, key.digests, key.settled];
+  }
+
+  const userThreads = (userId: string) => `${keyPrefix}:user:{${escapeKeySegment(checkThreadOwner(userId, component))}}:threads`;
 
   return {
     name: 'redis',
@@ -426,10 +485,84 @@ export function createRedisChatMemoryStore(
     },
 
     async clear(conversationId, callOptions) {
-      const key = keys(conversationId);
+      const conversation = conversationKeys(conversationId);
       const redis = await ready();
       callOptions?.abortSignal?.throwIfAborted();
-      await redis.del([key.log, key.logEnds, key.messages, key.messagesApart, key.system, key.appends, key.digests, key.settled]);
+      await redis.del(conversation);
+    },
+
+    async recordThreadActivity({ userId, conversationId, title, at }, callOptions) {
+      const key = keys(conversationId);
+      const index = userThreads(userId);
+      const redis = await ready();
+      callOptions?.abortSignal?.throwIfAborted();
+      const time = String(at.getTime());
+      const owned = await runScript(redis, RECORD_THREAD_SCRIPT, [key.thread], [userId, title, time, String(ttlSeconds ?? 0)]);
+      if (owned === 1) await redis.zAdd(index, { score: at.getTime(), value: conversationId }, { comparison: 'GT' });
+    },
+
+    async listThreads(userId, listOptions): Promise<ChatThreadPage> {
+      const index = userThreads(userId);
+      const { limit, after } = checkListThreadsOptions(listOptions, component);
+      const redis = await ready();
+      listOptions?.abortSignal?.throwIfAborted();
+      const threads: ChatThread[] = [];
+      const batch = limit + 1 + THREAD_TIES_MARGIN;
+      for (let offset = 0; threads.length <= limit; offset += batch) {
+        const members = (
+          await redis.zRangeWithScores(index, after?.updatedAt ?? '+inf', '-inf', {
+            BY: 'SCORE',
+            REV: true,
+            LIMIT: { offset, count: batch },
+          })
+        ).map(({ value, score }) => ({ conversationId: String(value), updatedAt: Number(score) }));
+        const candidates = members.filter((member) => isAfterCursor(member, after));
+        // One command each, pipelined by the client: the threads live in their conversations' slots.
+        const found = await Promise.all(
+          candidates.map(async ({ conversationId, updatedAt: score }) => {
+            const key = keys(conversationId);
+            const [thread, logged, listed] = await Promise.all([
+              redis.hGetAll(key.thread),
+              redis.lLen(key.logEnds),
+              redis.lLen(key.messages),
+            ]);
+            return { conversationId, score, thread: thread as Record<string, string>, messageCount: Number(logged) + Number(listed) };
+          }),
+        );
+        const stale = found.filter(({ thread }) => thread.owner !== userId).map(({ conversationId }) => conversationId);
+        if (stale.length > 0) await redis.zRem(index, stale);
+        for (const { conversationId, score, thread, messageCount } of found) {
+          if (thread.owner !== userId) continue;
+          threads.push({
+            conversationId,
+            title: thread.title ?? '',
+            createdAt: new Date(Number(thread.createdAt)),
+            updatedAt: new Date(score),
+            messageCount,
+          });
+        }
+        if (members.length < batch) break;
+      }
+      threads.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.conversationId < b.conversationId ? 1 : -1));
+      return threadPage(threads.slice(0, limit + 1), limit);
+    },
+
+    async renameThread(userId, conversationId, title, callOptions) {
+      const key = keys(conversationId);
+      checkThreadOwner(userId, component);
+      const checked = checkThreadTitle(title, component);
+      const redis = await ready();
+      callOptions?.abortSignal?.throwIfAborted();
+      return (await runScript(redis, RENAME_THREAD_SCRIPT, [key.thread], [userId, checked])) === 1;
+    },
+
+    async deleteThread(userId, conversationId, callOptions) {
+      const index = userThreads(userId);
+      const redis = await ready();
+      callOptions?.abortSignal?.throwIfAborted();
+      const deleted = (await runScript(redis, DELETE_THREAD_SCRIPT, conversationKeys(conversationId), [userId])) === 1;
+      if (deleted) await redis.zRem(index, conversationId);
+      return deleted;
     },
 
     /** Closes the connection if the store opened it (a client passed in is left to its owner). */

@@ -6,7 +6,7 @@ import type { MemoryEntry } from '../../src/memory/memory-entry.ts';
 import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
 import { escapeKeySegment, createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
-import { describeChatMemoryStoreContract } from '../../src/testing/index.ts';
+import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
 
 describe('escapeKeySegment', () => {
@@ -33,11 +33,13 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     await client.close();
   });
 
-  describeChatMemoryStoreContract('redis', () => {
+  const createStore = () => {
     const store = createRedisChatMemoryStore({ url, keyPrefix });
     stores.push(store);
     return store;
-  });
+  };
+  describeChatMemoryStoreContract('redis', createStore);
+  describeThreadStoreContract('redis', createStore);
 
   async function keysOf(conversationKey: string): Promise<string[]> {
     const keys: string[] = [];
