@@ -73,7 +73,8 @@ export function redactSecrets(text: string): string {
   redacted = redacted.replace(AUTHORIZATION_SCHEME, (match, scheme: string, space: string, credential: string) =>
     scheme === 'Bearer' || LOOKS_LIKE_CREDENTIAL.test(credential.slice(1)) ? `${scheme}${space}${REDACTED}` : match,
   );
-  return redacted.replace(NAMED_VALUE, (_match, name: string, separator: string, ...quotes: (string | undefined)[]) => {
+  return redacted.replace(NAMED_VALUE, (match, name: string, separator: string, ...quotes: (string | undefined)[]) => {
+    if (!isSecretName(name)) return match;
     const [doubleQuote, escapedQuote, singleQuote, scheme] = quotes;
     const quote = doubleQuote ?? escapedQuote ?? singleQuote;
     return quote === undefined ? `${name}${separator}${scheme ?? ''}${REDACTED}` : `${name}${separator}${quote}${REDACTED}${quote}`;
