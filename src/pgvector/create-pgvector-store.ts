@@ -401,6 +401,9 @@ function searchSettings(
   return {};
 }
 
+/** The largest finite float4 (`3.4028234663852886e38`), the type pgvector stores components in. */
+const FLOAT4_MAX = 3.4028234663852886e38;
+
 function checkVector(vector: readonly number[] | Float32Array, argument: string, table: PgVectorTable): void {
   const fail = (message: string): never => {
     throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
@@ -410,6 +413,9 @@ function checkVector(vector: readonly number[] | Float32Array, argument: string,
   let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) {
     if (!Number.isFinite(vector[i])) fail(`component ${i} is ${String(vector[i])}; expected a finite number`);
+    // Larger magnitudes become infinite as float4, which pgvector refuses mid-query.
+    if (Math.abs(vector[i]) > FLOAT4_MAX)
+      fail(`component ${i} is ${String(vector[i])}; expected a float4 (at most ${FLOAT4_MAX} in magnitude)`);
     sumOfSquares += vector[i] * vector[i];
   }
   // pgvector's cosine distance of a zero vector is NaN, which would sort unpredictably.

@@ -103,6 +103,13 @@ describe('createPgVectorStore options', () => {
     await expect(store.add([{ id: 'a', text: 'x', metadata: {}, embedding: [0, 0, 0, 0] }])).rejects.toThrow(/zero vector/);
     await expect(store.add([{ id: 'a', text: 'x', metadata: {} }])).rejects.toThrow(/no embeddingModel/);
     await expect(store.search({ vector: [1, Number.NaN, 0, 0] })).rejects.toThrow(/component 1/);
+    // 1e39 is a finite double but no float4: it would turn infinite in PostgreSQL and fail as a ComponentError.
+    for (const huge of [1e39, -3.5e38, Number.MAX_VALUE]) {
+      const added = store.add([{ id: 'a', text: 'x', metadata: {}, embedding: [1, 0, huge, 0] }]).catch((error: unknown) => error);
+      expect(await added).toBeInstanceOf(AdvisorArgumentError);
+      expect(String(await added)).toMatch(/component 2 is .*expected a float4/);
+      await expect(store.search({ vector: [huge, 0, 0, 0] })).rejects.toThrow(/component 0 is .*expected a float4/);
+    }
     await expect(store.search({ query: 'cats' })).rejects.toThrow(/no embeddingModel/);
     await expect(store.search({ query: 'a', vector: [1, 0, 0, 0] })).rejects.toThrow(AdvisorArgumentError);
     await expect(store.delete([''])).rejects.toThrow(/ids/);
