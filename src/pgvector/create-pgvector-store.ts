@@ -24,13 +24,18 @@ import { isStorableText, toPostgresFilter } from './to-postgres-filter.ts';
 import { checkAbortSignal, checkFiniteNumber, checkOptional, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 import { latestPerId } from '../document/latest-per-id.ts';
 import { raceAbort } from '../util/race-abort.ts';
+import { guardPoolErrors } from '../postgres/guard-pool-errors.ts';
 
 /** pgvector's iterative index scans (0.8+), for filtered searches that would otherwise return too few rows. */
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 
 /** Options of `createPgVectorStore`. */
 export interface PgVectorStoreOptions extends PgVectorTableOptions {
-  /** A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. */
+  /**
+   * A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. If the
+   * pool has no `'error'` listener the store adds one that ignores the error, so a connection that dies while idle does
+   * not crash the process: the pool discards it and the next query connects anew. Add a listener of your own to log them.
+   */
   readonly pool?: Pick<pg.Pool, 'connect'>;
   /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly connectionString?: string;
@@ -129,7 +134,7 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
   const { table, name, timeoutMs, batchSize, requiredFilter, embedding, createTable } = config;
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString: config.connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
-  ownedPool?.on('error', () => {});
+  guardPoolErrors(options.pool ?? ownedPool);
   // Idempotent: `await using` may close a store its owner already closed, and pg refuses to end a pool twice.
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= ownedPool?.end() ?? Promise.resolve());
