@@ -1,3 +1,4 @@
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { APICallError, embedMany, type EmbeddingModel } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import type { Document } from '../document/document.ts';
@@ -323,6 +324,7 @@ async function embedBatch(batch: readonly Document[], settings: IngestSettings, 
               maxParallelCalls: 1,
               abortSignal: attemptSignal,
               providerOptions: settings.providerOptions,
+              telemetry: INTERNAL_CALL_TELEMETRY,
             });
             return result.embeddings;
           },

@@ -1,3 +1,4 @@
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
@@ -220,7 +221,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     for (let start = 0; start < texts.length; start += batchSize) {
       const values = texts.slice(start, start + batchSize);
       const { embeddings } = await callEmbedding('embed documents', abortSignal, (signal) =>
-        embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal }),
+        embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal, telemetry: INTERNAL_CALL_TELEMETRY }),
       );
       vectors.push(...embeddings);
     }
@@ -303,7 +304,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           ? Array.from(request.vector)
           : (
               await callEmbedding('embed query', abortSignal, (signal) =>
-                embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }),
+                embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal, telemetry: INTERNAL_CALL_TELEMETRY }),
               )
             ).embedding;
       const size = await readDimension(abortSignal);

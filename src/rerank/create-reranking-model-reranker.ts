@@ -1,3 +1,4 @@
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { rerank, type RerankingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
@@ -66,7 +67,15 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
         timeoutMs,
         documentText,
         score: async (texts, signal) => {
-          const result = await rerank({ model, query, documents: texts, topN: rerankOptions.topN, maxRetries, abortSignal: signal });
+          const result = await rerank({
+            model,
+            query,
+            documents: texts,
+            topN: rerankOptions.topN,
+            maxRetries,
+            abortSignal: signal,
+            telemetry: INTERNAL_CALL_TELEMETRY,
+          });
           return result.ranking.map(({ originalIndex, score }) => ({ index: originalIndex, score }));
         },
       });
