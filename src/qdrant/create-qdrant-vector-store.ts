@@ -4,6 +4,7 @@ import { embed, embedMany, type EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
+import { redactError } from '../security/redact-error.ts';
 import { requireDocuments } from '../document/require-document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
@@ -134,7 +135,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         component: COMPONENT,
         operation,
         message: redact(`${describeError(error)} (${target}, collection "${collection}")`),
-        cause: error,
+        // A gateway may echo the key in any shape; the store knows it, so it goes wherever it appears.
+        cause: redactError(error, { secrets: [options.apiKey] }),
       });
     }
   }
