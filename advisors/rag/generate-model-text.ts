@@ -1,8 +1,8 @@
-import { INTERNAL_CALL_TELEMETRY } from '../../src/telemetry/private-telemetry.ts';
 import { generateText, type LanguageModel } from 'ai';
 import { ComponentError } from '../../src/index.ts';
 import { AdvisorTimeoutError } from '../../src/index.ts';
 import { callWithTimeout } from '../../src/extension/index.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../../src/telemetry/private-telemetry.ts';
 
 /**
  * One `generateText` call for a RAG component (a query transformer or a

@@ -1,4 +1,3 @@
-import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { APICallError, embedMany, type EmbeddingModel } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import type { Document } from '../document/document.ts';
@@ -22,6 +21,7 @@ import {
   checkPositiveInteger,
   checkPositiveNumber,
 } from '../util/check-options.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** How far `ingest` has come in a phase (split, embed, store). */
 export interface IngestProgress {

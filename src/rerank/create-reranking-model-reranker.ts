@@ -1,4 +1,3 @@
-import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { rerank, type RerankingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
@@ -12,6 +11,7 @@ import {
   checkOptions,
   checkPositiveInteger,
 } from '../util/check-options.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** Options of `createRerankingModelReranker`. */
 export interface RerankingModelRerankerOptions {

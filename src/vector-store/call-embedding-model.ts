@@ -1,8 +1,8 @@
-import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** How `embedQuery` and `embedDocuments` call an embedding model: the model, a deadline, and retries. */
 export interface EmbeddingCallSettings {
