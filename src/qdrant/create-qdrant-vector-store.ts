@@ -206,12 +206,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       if (existing === undefined) throw error;
       return existing;
     }
-    for (const [key, type] of Object.entries(config.payloadIndexes)) {
+    // Deletes select points by the document id in the payload: an index keeps them from scanning the collection.
+    const indexes: [string, QdrantPayloadIndexType][] = [
+      [PAYLOAD_ID, 'keyword'],
+      ...Object.entries(config.payloadIndexes).map(([key, type]): [string, QdrantPayloadIndexType] => [`${PAYLOAD_METADATA}.${key}`, type]),
+    ];
+    for (const [fieldName, type] of indexes) {
       await callQdrant('create payload index', undefined, (init) =>
-        api.createFieldIndex(
-          { collection_name: collection, field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true },
-          init,
-        ),
+        api.createFieldIndex({ collection_name: collection, field_name: fieldName, field_schema: type, wait: true }, init),
       );
     }
     dimension = Promise.resolve(size);

@@ -62,6 +62,7 @@ describe('createQdrantVectorStore', () => {
     expect(created).toHaveLength(1);
     expect(created[0].body).toEqual({ vectors: { size: 4, distance: 'Cosine' } });
     expect(requestsTo(vectorStore.collection, '/index', 'PUT').map((request) => request.body)).toEqual([
+      { field_name: 'document_id', field_schema: 'keyword' },
       { field_name: 'metadata.genre', field_schema: 'keyword' },
       { field_name: 'metadata.rating', field_schema: 'float' },
     ]);
