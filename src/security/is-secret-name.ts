@@ -97,14 +97,3 @@ function nameWords(name: string): string[] {
     .split(/[-_.\s]+/)
     .filter((word) => word !== '');
 }
-
-/**
- * Candidate names for finding `name=value` and `"name": "value"` in text: an
- * identifier ending in a secret ending (separators allowed inside the ending)
- * or in `key`, or one containing `session`, optionally numbered. Whether a
- * candidate really is a credential's name is `isSecretName`'s call, as the
- * expression cannot tell words apart in case-insensitive text.
- */
-export const SECRET_NAME_SOURCE = `(?:[A-Za-z0-9_.-]*?(?:${[...SECRET_NAME_ENDINGS, 'key', 'sessid', 'sid']
-  .map((ending) => ending.split('').join('[-_.]?'))
-  .join('|')})|[A-Za-z0-9_.-]*?session[A-Za-z0-9_.-]*?)(?:[-_.]?[0-9]+)?`;

@@ -55,7 +55,22 @@ describe('redactSecrets', () => {
   });
 
   it('takes time linear in the length of hostile text', () => {
-    const hostile = ['a.', 'a-', 'sk-', 'token.', 'http://', 'password: "', '-----BEGIN PRIVATE KEY-----', 'Bearer '];
+    const hostile = [
+      'a.',
+      'a-',
+      'sk-',
+      'token.',
+      'http://',
+      'password: "',
+      '-----BEGIN PRIVATE KEY-----',
+      'Bearer ',
+      'session',
+      'x.session-',
+      'sessionKey',
+      'a=',
+      'key: ',
+      'a ',
+    ];
     for (const unit of hostile) {
       const started = performance.now();
       redactSecrets(unit.repeat(Math.ceil(200_000 / unit.length)));
@@ -234,6 +249,13 @@ describe('isSecretName', () => {
         expect(isSecretName(name), name).toBe(false);
       }),
     );
+  });
+
+  it('finds a credential inside the value of a harmless name', () => {
+    expect(redactSecrets(`url=https://api.example.com/v1?token=${COHERE_KEY}&q=cats`)).toBe(
+      'url=https://api.example.com/v1?token=[REDACTED]&q=cats',
+    );
+    expect(redactSecrets(`primaryKey=cohereKey=${COHERE_KEY}`)).toBe('primaryKey=cohereKey=[REDACTED]');
   });
 
   it('redacts the values of the new names in text and leaves harmless ones', () => {
