@@ -243,7 +243,7 @@ describe('isSecretName', () => {
       fc.property(word, fc.constantFrom('key', 'session', 'tokens'), word, (before, inner, after) => {
         const name = `${before}${inner}${after}`;
         fc.pre(
-          !/(key|token|secret|password|passwd|pwd|auth|cookie|signature|jwt|passcode|credentials?|sid|sessid)$/.test(name) &&
+          !/(key|token|secret|password|passwd|passphrase|pwd|auth|cookies?|signature|jwt|passcode|credentials?|sid|sessid)$/.test(name) &&
             !name.startsWith('session'),
         );
         expect(isSecretName(name), name).toBe(false);
