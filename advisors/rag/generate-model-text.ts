@@ -2,6 +2,7 @@ import { generateText, type LanguageModel } from 'ai';
 import { ComponentError } from '../../src/index.ts';
 import { AdvisorTimeoutError } from '../../src/index.ts';
 import { callWithTimeout } from '../../src/extension/index.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../../src/telemetry/private-telemetry.ts';
 
 /**
  * One `generateText` call for a RAG component (a query transformer or a
@@ -28,7 +29,8 @@ export async function generateModelText({
       operation: 'generateText',
       timeoutMs,
       abortSignal,
-      run: async (signal) => (await generateText({ model, prompt, abortSignal: signal, maxRetries: 0 })).text,
+      run: async (signal) =>
+        (await generateText({ model, prompt, abortSignal: signal, maxRetries: 0, telemetry: INTERNAL_CALL_TELEMETRY })).text,
     });
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;

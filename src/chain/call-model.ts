@@ -1,5 +1,6 @@
 import { generateText } from 'ai';
 import type { AdvisedRequest, AdvisedResponse } from './advisor.ts';
+import { modelCallTelemetry } from '../telemetry/private-telemetry.ts';
 import { failedResponse } from './failed-response.ts';
 import { modelError } from './model-error.ts';
 
@@ -34,5 +35,6 @@ export function modelCallOptions(request: AdvisedRequest) {
     messages: [...request.messages],
     allowSystemInMessages: request.messages.some((message) => message.role === 'system'),
     tools: request.tools,
+    telemetry: modelCallTelemetry(request.settings.telemetry),
   };
 }

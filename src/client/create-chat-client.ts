@@ -231,6 +231,7 @@ async function traceTurn<T>(
   const telemetry = await startTurnTelemetry({
     context: request.context,
     settings: request.settings.telemetry!,
+    request,
     attributes: {
       'ai_advisors.path': 'chat-client',
       'ai_advisors.advisors': chain.advisors.length,

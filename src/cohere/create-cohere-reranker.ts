@@ -107,6 +107,7 @@ export function createCohereReranker(options: CohereRerankerOptions = {}): Reran
         operation: `rerank with Cohere ${model}`,
         timeoutMs,
         redact,
+        secrets: [apiKey],
         score: async (texts, signal) => {
           const batches: Promise<RerankScore[]>[] = [];
           for (let start = 0; start < texts.length; start += maxDocuments) {

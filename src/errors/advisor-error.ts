@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { redactSecrets } from '../security/redact-secrets.ts';
+import { redactError } from '../security/redact-error.ts';
 import { redactedErrorView } from '../security/redacted-error-view.ts';
 
 /**
@@ -8,9 +9,13 @@ import { redactedErrorView } from '../security/redacted-error-view.ts';
  * a log line or an error boundary can tell where a turn broke.
  *
  * Credentials never show: the message is redacted when the error is built, and
- * `util.inspect` (so `console.log`) prints a redacted view of the error and its
- * whole `cause` chain. The original `cause` is kept as it was, so checks such as
- * `APICallError.isInstance(error.cause)` still work.
+ * the `cause` kept is a redacted copy of the whole cause chain (`redactError`):
+ * each error of the same class, with its message, stack and fields (request
+ * headers, configs, response bodies) redacted, so that reading, printing or
+ * serialising any cause shows no key. Checks such as
+ * `APICallError.isInstance(error.cause)` and `instanceof` still work, and
+ * fields such as `statusCode` keep their values. `util.inspect` (so
+ * `console.log`) prints a redacted view too.
  *
  * Check errors with `AdvisorError.isInstance(error)` (and each subclass's own
  * `isInstance`) rather than `instanceof`: a marker is checked, so the check
@@ -27,7 +32,7 @@ export class AdvisorError extends Error {
   }
 
   constructor({ component, message, cause }: { component: string; message: string; cause?: unknown }) {
-    super(redactSecrets(message), cause === undefined ? undefined : { cause });
+    super(redactSecrets(message), cause === undefined ? undefined : { cause: redactError(cause) });
     this.name = 'AdvisorError';
     this.component = component;
     // Mark every class from this one up to AdvisorError.

@@ -26,4 +26,12 @@ export { callWithTimeout } from '../util/call-with-timeout.ts';
 export { raceAbort } from '../util/race-abort.ts';
 export { recordSpan, type SpanAttributes, type SpanRecorder } from '../telemetry/record-span.ts';
 export { checkNesting, MAX_NESTING_DEPTH } from '../util/check-nesting.ts';
-export { isSecretName, redactSecrets, redactValue, type JsonValue, type RedactValueOptions } from '../security/index.ts';
+export {
+  isSecretName,
+  redactError,
+  redactSecrets,
+  redactValue,
+  type JsonValue,
+  type RedactErrorOptions,
+  type RedactValueOptions,
+} from '../security/index.ts';

@@ -5,9 +5,14 @@ import type { ComparisonOperator, FilterExpression, FilterScalar } from './filte
  * Evaluates a filter against one document's metadata, in memory.
  *
  * - A dotted key (`author.name`) reads a literal `"author.name"` field when
- *   there is one, else walks nested objects (own properties only).
+ *   there is one, else walks nested objects (own properties only). Inside an
+ *   array only a canonical index (`0`, `12`) reads an element: `tags.-1`,
+ *   `tags.01` and `tags.length` are missing fields.
  * - Values of different types never compare: `"10" == 10` is false, nothing
- *   is coerced. `>`/`>=`/`<`/`<=` order numbers and strings (by code unit).
+ *   is coerced. `>`/`>=`/`<`/`<=` order numbers, and strings by Unicode
+ *   code point (as PostgreSQL's jsonpath and a `COLLATE "C"` UTF-8 comparison
+ *   do; JavaScript's `<` compares UTF-16 code units, which puts U+E000–U+FFFF
+ *   after emoji and other astral characters).
  * - An array-valued field matches `==`, ordering and `IN` when any element
  *   does; `!=` and `NOT IN` are their negations (true when no element matches,
  *   and for missing fields).
@@ -58,22 +63,52 @@ function isOrdered(value: unknown, operator: ComparisonOperator, expected: Filte
   const comparable =
     (typeof value === 'number' && typeof expected === 'number') || (typeof value === 'string' && typeof expected === 'string');
   if (!comparable) return false;
-  const left = value as number | string;
+  const order =
+    typeof value === 'string' ? compareCodePoints(value, expected as string) : compareNumbers(value as number, expected as number);
   switch (operator) {
     case '>':
-      return left > expected;
+      return order > 0;
     case '>=':
-      return left >= expected;
+      return order >= 0;
     case '<':
-      return left < expected;
+      return order < 0;
     default:
-      return left <= expected;
+      return order <= 0;
   }
+}
+
+/**
+ * Orders two strings by Unicode code point. Up to the first differing code
+ * unit the strings agree; there, a surrogate (the start of an astral code
+ * point, U+10000 and above) must sort after every other BMP unit, so
+ * surrogates move up past U+E000–U+FFFF.
+ */
+export function compareCodePoints(left: string, right: string): number {
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i++) {
+    const a = left.charCodeAt(i);
+    const b = right.charCodeAt(i);
+    if (a !== b) return codePointRank(a) - codePointRank(b);
+  }
+  return left.length - right.length;
+}
+
+/** NaN when either is NaN, so every ordering is false, as with `<`. */
+function compareNumbers(left: number, right: number): number {
+  return left < right ? -1 : left > right ? 1 : left === right ? 0 : Number.NaN;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
 }
 
 function someValue(field: unknown, predicate: (value: unknown) => boolean): boolean {
   return Array.isArray(field) ? field.some(predicate) : predicate(field);
 }
+
+/** The only path segments that read an array element: non-negative integers without sign, space or leading zero. */
+export const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /**
  * Reads a possibly dotted key from metadata: the literal key first, then the
@@ -89,6 +124,7 @@ export function readMetadataField(metadata: Readonly<Record<string, unknown>>, k
     const end = dot === -1 ? key.length : dot;
     if (current === null || typeof current !== 'object') return undefined;
     const segment = key.slice(start, end);
+    if (Array.isArray(current) && !ARRAY_INDEX.test(segment)) return undefined;
     if (!Object.hasOwn(current, segment)) return undefined;
     current = (current as Record<string, unknown>)[segment];
     if (dot === -1) return current;

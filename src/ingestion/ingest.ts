@@ -21,6 +21,7 @@ import {
   checkPositiveInteger,
   checkPositiveNumber,
 } from '../util/check-options.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** How far `ingest` has come in a phase (split, embed, store). */
 export interface IngestProgress {
@@ -323,6 +324,7 @@ async function embedBatch(batch: readonly Document[], settings: IngestSettings, 
               maxParallelCalls: 1,
               abortSignal: attemptSignal,
               providerOptions: settings.providerOptions,
+              telemetry: INTERNAL_CALL_TELEMETRY,
             });
             return result.embeddings;
           },

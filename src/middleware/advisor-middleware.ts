@@ -113,6 +113,7 @@ export function advisorMiddleware(options: readonly Advisor[] | AdvisorMiddlewar
     return startTurnTelemetry({
       context: request.context,
       settings: telemetry,
+      request,
       attributes: {
         'ai_advisors.path': 'middleware',
         'ai_advisors.turn.step': step,

@@ -5,6 +5,7 @@ import { requireDocuments } from '../document/require-document.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
+import { filterScope } from '../filter/filter-scope.ts';
 import { matchesFilter } from '../filter/match-filter.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
 import { withRequiredFilter } from '../filter/with-required-filter.ts';
@@ -24,13 +25,18 @@ import { isStorableText, toPostgresFilter } from './to-postgres-filter.ts';
 import { checkAbortSignal, checkFiniteNumber, checkOptional, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 import { latestPerId } from '../document/latest-per-id.ts';
 import { raceAbort } from '../util/race-abort.ts';
+import { guardPoolErrors } from '../postgres/guard-pool-errors.ts';
 
 /** pgvector's iterative index scans (0.8+), for filtered searches that would otherwise return too few rows. */
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
 
 /** Options of `createPgVectorStore`. */
 export interface PgVectorStoreOptions extends PgVectorTableOptions {
-  /** A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. */
+  /**
+   * A `pg` pool (or one with its API, such as Neon's); the caller ends it. Give `pool` or `connectionString`. If the
+   * pool has no `'error'` listener the store adds one that ignores the error, so a connection that dies while idle does
+   * not crash the process: the pool discards it and the next query connects anew. Add a listener of your own to log them.
+   */
   readonly pool?: Pick<pg.Pool, 'connect'>;
   /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly connectionString?: string;
@@ -58,7 +64,11 @@ export interface PgVectorStoreOptions extends PgVectorTableOptions {
   readonly timeoutMs?: number;
   /** Retries of the embedding model. Default 2. */
   readonly maxRetries?: number;
-  /** Always AND-ed with a request's filter (e.g. the tenant), for searches and deletes; added documents must satisfy it. */
+  /**
+   * Always AND-ed with a request's filter (e.g. the tenant), for searches and deletes; added documents must satisfy it.
+   * The store's rows are keyed by the filter's scope and the id, so tenants may use the same ids: adding or deleting an
+   * id another tenant holds behaves as for an id nobody holds, and never touches the other tenant's row.
+   */
   readonly requiredFilter?: FilterExpression | string;
   /** Default search size. Default 4. */
   readonly defaultTopK?: number;
@@ -103,11 +113,14 @@ type DocumentRow = { id: string; text: string; metadata: Record<string, unknown>
 
 /**
  * A `VectorStore` on PostgreSQL with pgvector, through `pg`. One table holds
- * each document under its id (the primary key, so re-adding an id replaces
- * the document), its text, `jsonb` metadata, `vector(dimensions)` embedding
- * and a generated `tsvector` for hybrid search. Writes are batched
- * `INSERT ... ON CONFLICT (id) DO UPDATE` statements in one transaction, so an
- * `add` stores all its documents or none. Filters compile to SQL over the
+ * each document under its scope and id (the primary key, so re-adding an id
+ * replaces the document; the scope is `''`, or that of the store's
+ * `requiredFilter`), its text, `jsonb` metadata, `vector(dimensions)`
+ * embedding and a generated `tsvector` for hybrid search. Writes are batched
+ * `INSERT ... ON CONFLICT (scope, id) DO UPDATE` statements in one
+ * transaction, so an `add` stores all its documents or none. A store without
+ * a required filter sees every scope: its searches may return one id once per
+ * tenant, and its deletes remove every copy. Filters compile to SQL over the
  * metadata with bound parameters only (`toPostgresFilter`).
  *
  * Scores are similarities, higher is better: cosine similarity (`1 - cosine
@@ -129,11 +142,13 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
   const { table, name, timeoutMs, batchSize, requiredFilter, embedding, createTable } = config;
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString: config.connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
-  ownedPool?.on('error', () => {});
+  guardPoolErrors(options.pool ?? ownedPool);
   // Idempotent: `await using` may close a store its owner already closed, and pg refuses to end a pool twice.
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= ownedPool?.end() ?? Promise.resolve());
   const pool = options.pool ?? ownedPool!;
+  // The scope of the rows this store writes; '' without a required filter.
+  const scope = requiredFilter === undefined ? '' : filterScope(requiredFilter);
 
   const transaction = <T>(
     operation: string,
@@ -252,35 +267,28 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
         return vector;
       });
       await ready(abortSignal);
-      // On a conflict, the row being replaced must satisfy the required filter too: a tenant cannot overwrite another's document.
-      const guard = whereClause(undefined, 6, 'existing.metadata');
-      // The batch's vectors arrive as one binary float4[]; row n's vector is its n-th slice of $5 components.
-      const upsert = `INSERT INTO ${table.qualifiedName} AS existing (id, text, metadata, embedding)
-SELECT input.id, input.text, input.metadata::jsonb, ($4::float4[])[(input.n - 1) * $5::int + 1 : input.n * $5::int]::vector
+      // Rows are keyed by (scope, id): a tenant's write never meets another tenant's row, so it neither replaces it
+      // nor fails on it. The batch's vectors arrive as one binary float4[]; row n's vector is its n-th slice of $5 components.
+      const upsert = `INSERT INTO ${table.qualifiedName} (scope, id, text, metadata, embedding)
+SELECT $6::text, input.id, input.text, input.metadata::jsonb, ($4::float4[])[(input.n - 1) * $5::int + 1 : input.n * $5::int]::vector
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS input(id, text, metadata, n)
-ON CONFLICT (id) DO UPDATE SET text = excluded.text, metadata = excluded.metadata, embedding = excluded.embedding
-WHERE ${guard.sql}
-RETURNING id`;
+ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.metadata, embedding = excluded.embedding`;
+      // Re-adding replaces: another copy the store can see (a row written before scopes) goes.
+      const visible = whereClause(undefined, 3);
+      const replaced = `DELETE FROM ${table.qualifiedName} WHERE id = ANY($1::text[]) AND scope <> $2 AND ${visible.sql}`;
       await transaction('upsert into', abortSignal, async (query) => {
         for (let start = 0; start < documents.length; start += batchSize) {
           const batch = documents.slice(start, start + batchSize);
-          const { rows } = await query<{ id: string }>(upsert, [
-            batch.map((document) => document.id),
+          const ids = batch.map((document) => document.id);
+          await query(upsert, [
+            ids,
             batch.map((document) => document.text),
             batch.map((document) => JSON.stringify(document.metadata)),
             float4ArrayParameter(vectors.slice(start, start + batchSize)),
             table.dimensions,
-            ...guard.values,
+            scope,
           ]);
-          if (rows.length !== batch.length) {
-            const written = new Set(rows.map((row) => row.id));
-            const refused = batch.filter((document) => !written.has(document.id)).map((document) => `"${document.id}"`);
-            throw new AdvisorArgumentError({
-              component: COMPONENT,
-              argument: 'documents',
-              message: `document id(s) ${refused.slice(0, 5).join(', ')} already belong to rows outside the store's required filter; nothing was written`,
-            });
-          }
+          if (requiredFilter !== undefined) await query(replaced, [ids, scope, ...visible.values]);
         }
       });
     },
@@ -401,6 +409,9 @@ function searchSettings(
   return {};
 }
 
+/** The largest finite float4 (`3.4028234663852886e38`), the type pgvector stores components in. */
+const FLOAT4_MAX = 3.4028234663852886e38;
+
 function checkVector(vector: readonly number[] | Float32Array, argument: string, table: PgVectorTable): void {
   const fail = (message: string): never => {
     throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
@@ -410,6 +421,9 @@ function checkVector(vector: readonly number[] | Float32Array, argument: string,
   let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) {
     if (!Number.isFinite(vector[i])) fail(`component ${i} is ${String(vector[i])}; expected a finite number`);
+    // Larger magnitudes become infinite as float4, which pgvector refuses mid-query.
+    if (Math.abs(vector[i]) > FLOAT4_MAX)
+      fail(`component ${i} is ${String(vector[i])}; expected a float4 (at most ${FLOAT4_MAX} in magnitude)`);
     sumOfSquares += vector[i] * vector[i];
   }
   // pgvector's cosine distance of a zero vector is NaN, which would sort unpredictably.

@@ -164,11 +164,15 @@ function validateIndex(index: PgVectorIndex, invalid: (argument: string, message
  * The SQL that creates the vector table and its indexes (idempotent). Run it
  * from your migration tool, or let the store run it on first use.
  *
- * The table holds `id text PRIMARY KEY` (the document id), `text`, `metadata
+ * The table holds `id text` (the document id), `scope text` (`''`, or the
+ * scope of the required filter of the store that wrote the row; the primary
+ * key is `(scope, id)`, so tenants' ids never collide), `text`, `metadata
  * jsonb`, `embedding vector(dimensions)` and `text_search`, a `tsvector`
  * generated from the text with the configured text search configuration for
  * hybrid search. The embedding gets an HNSW (default) or IVFFlat index with
- * the distance's operator class, the `tsvector` a GIN index. Names are
+ * the distance's operator class, the `tsvector` a GIN index, `id` a B-tree.
+ * A table made by 0.2 (primary key `id`) gets the `scope` column and the new
+ * key; its rows keep scope `''`. Names are
  * checked as plain identifiers, and numbers as integers, before they are put
  * into the DDL (which takes no bound parameters).
  *
@@ -194,12 +198,29 @@ export function migrationSql(table: PgVectorTable): string {
   const statements = [
     'CREATE EXTENSION IF NOT EXISTS vector',
     `CREATE TABLE IF NOT EXISTS ${qualifiedName} (
-  id text PRIMARY KEY,
+  id text NOT NULL,
+  scope text NOT NULL DEFAULT '',
   text text NOT NULL,
   metadata jsonb NOT NULL,
   embedding vector(${dimensions}) NOT NULL,
-  text_search tsvector GENERATED ALWAYS AS (to_tsvector('${textSearchConfig}'::regconfig, text)) STORED
+  text_search tsvector GENERATED ALWAYS AS (to_tsvector('${textSearchConfig}'::regconfig, text)) STORED,
+  PRIMARY KEY (scope, id)
 )`,
+    // Tables made before scopes: add the column and move the primary key from (id) to (scope, id).
+    `ALTER TABLE ${qualifiedName} ADD COLUMN IF NOT EXISTS scope text NOT NULL DEFAULT ''`,
+    `DO $migrate$
+DECLARE
+  key_name name;
+BEGIN
+  SELECT conname INTO key_name FROM pg_constraint
+  WHERE conrelid = '${qualifiedName}'::regclass AND contype = 'p'
+    AND conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = '${qualifiedName}'::regclass AND attname = 'id')]::int2[];
+  IF key_name IS NOT NULL THEN
+    EXECUTE format('ALTER TABLE ${qualifiedName.replaceAll("'", "''")} DROP CONSTRAINT %I, ADD PRIMARY KEY (scope, id)', key_name);
+  END IF;
+END
+$migrate$`,
+    `CREATE INDEX IF NOT EXISTS "${tableName}_id" ON ${qualifiedName} (id)`,
     `CREATE INDEX IF NOT EXISTS "${tableName}_text_search" ON ${qualifiedName} USING gin (text_search)`,
   ];
   if (index.type === 'hnsw') {

@@ -1,5 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filter/filter-expression.ts';
+import { ARRAY_INDEX } from '../filter/match-filter.ts';
 import { validateFilterExpression } from '../filter/validate-filter.ts';
 
 /** Options of `toPostgresFilter`. */
@@ -35,7 +36,10 @@ const JSONPATH_OPERATORS: Readonly<Record<Exclude<ComparisonOperator, '!='>, str
  *
  * - A key is looked up with `metadata -> $key`; a dotted key reads the literal
  *   field when the object has it (`metadata ? $key`), else the nested path
- *   `metadata #> string_to_array($key, '.')`.
+ *   `metadata #> string_to_array($key, '.')`. Inside an array only a
+ *   canonical index reads an element: a segment such as `-1`, `01` or `+1`,
+ *   which `#>` alone would take as an index, reads nothing from an array (an
+ *   object field of that name is read as usual), as in `matchesFilter`.
  * - A comparison is a jsonpath predicate over the field's values:
  *   `jsonb_path_exists(values, 'strict $[*] ? (@ > $value)', $vars::jsonb)`,
  *   where `values` is the field's array or the field wrapped as one (so an
@@ -43,7 +47,7 @@ const JSONPATH_OPERATORS: Readonly<Record<Exclude<ComparisonOperator, '!='>, str
  *   `{"value": ...}`. Values keep their JSON type, and jsonpath never compares
  *   a number with a string: `"10" == 10` is false, `3.25 == 3.25` and
  *   `true == true` are true, numbers compare exactly as numerics. Strings
- *   order by code point (jsonpath ignores collations). Booleans only compare
+ *   order by code point (jsonpath ignores collations), as in `matchesFilter`. Booleans only compare
  *   with `==`/`!=`, so ordering them is false.
  * - `!=` and `NOT IN` are negations, so a missing field passes them; `IN`
  *   holds when the field equals any value of the list (bound as one JSON
@@ -95,7 +99,16 @@ export function toPostgresFilter(filter: FilterExpression, options: ToPostgresFi
     if (!isStorableText(key)) return 'NULL::jsonb';
     const name = `${parameter(key)}::text`;
     if (!key.includes('.')) return `(${column} -> ${name})`;
-    return `(CASE WHEN ${column} ? ${name} THEN ${column} -> ${name} ELSE ${column} #> string_to_array(${name}, '.') END)`;
+    // `#>` reads `-1`, `01`, `+1` or ` 1` as an index into an array; matchesFilter reads only canonical indexes.
+    const segments = key.split('.');
+    const arrayGuards = segments.flatMap((segment, index) =>
+      index > 0 && /[0-9]/.test(segment) && !ARRAY_INDEX.test(segment)
+        ? [
+            `WHEN jsonb_typeof(${column} #> string_to_array(${parameter(segments.slice(0, index).join('.'))}::text, '.')) = 'array' THEN NULL`,
+          ]
+        : [],
+    );
+    return `(CASE WHEN ${column} ? ${name} THEN ${column} -> ${name} ${arrayGuards.join(' ')} ELSE ${column} #> string_to_array(${name}, '.') END)`;
   };
   const fieldValues = (key: string): string => {
     const value = field(key);

@@ -22,13 +22,18 @@ import { validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 import { chatMemoryMigration, chatMemoryTables, type ChatMemoryTableOptions } from './chat-memory-schema.ts';
 import { statement } from './prepared-statement.ts';
+import { guardPoolErrors } from './guard-pool-errors.ts';
 
 /** What the store needs from `pg`: a `Pool` (recommended) or a connected `Client`. */
 export type PostgresQueryable = Pick<pg.Pool, 'query'>;
 
 /** Options of `createPostgresChatMemoryStore`. */
 export interface PostgresChatMemoryStoreOptions extends ChatMemoryTableOptions {
-  /** A `pg` pool or client. The caller ends it. */
+  /**
+   * A `pg` pool or client. The caller ends it. If it has no `'error'` listener the store adds one that ignores the
+   * error, so a connection that dies while idle (a terminated backend, a server restart) does not crash the process:
+   * `pg` discards that connection and the next query opens another. Add a listener of your own to log them.
+   */
   readonly pool?: PostgresQueryable;
   /** Connection string when no pool is given (default `process.env.DATABASE_URL`). The store owns that pool: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly connectionString?: string;
@@ -148,7 +153,7 @@ export function createPostgresChatMemoryStore(
   }
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
-  ownedPool?.on('error', () => {});
+  guardPoolErrors(options.pool ?? ownedPool);
   // Idempotent: `await using` may close a store its owner already closed, and pg refuses to end a pool twice.
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= ownedPool?.end() ?? Promise.resolve());

@@ -3,9 +3,12 @@ import { embed, embedMany, type EmbeddingModel } from 'ai';
 import type { Document } from '../document/document.ts';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
+import { redactError } from '../security/redact-error.ts';
 import { requireDocuments } from '../document/require-document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
+import { filterScope } from '../filter/filter-scope.ts';
+import { matchesFilter } from '../filter/match-filter.ts';
 import { redactSecrets } from '../security/redact-secrets.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 import type { VectorSearchRequest, VectorStore } from '../retrieval/vector-store.ts';
@@ -14,6 +17,7 @@ import type { SparseEncoder, SparseVector } from './sparse-encoder.ts';
 import { toQdrantFilter } from './to-qdrant-filter.ts';
 import { checkFiniteNumber, checkOptional, checkPositiveInteger } from '../util/check-options.ts';
 import { raceAbort } from '../util/race-abort.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** The distance of the collection's dense vectors. */
 export type QdrantDistance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
@@ -107,6 +111,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     options.client ?? new QdrantClient({ url: config.url, apiKey: options.apiKey, timeout: Infinity, checkCompatibility: false });
   const api = client.api();
   const redact = (text: string) => (options.apiKey ? text.split(options.apiKey).join('[redacted]') : text);
+  // A store with a required filter keeps its documents in points of its own scope, and writes and deletes only what
+  // the filter lets it see: another tenant's document with the same id is neither touched nor detectable.
+  const scope = config.requiredFilter === undefined ? undefined : filterScope(config.requiredFilter);
+  const requiredCondition = config.requiredFilter && toQdrantFilter(config.requiredFilter, { keyPrefix: `${PAYLOAD_METADATA}.` });
+  /** Points holding one of `ids` that the store may see: any scope's, also those written before scopes existed. */
+  const visiblePointsOf = (ids: readonly string[]): Schemas['Filter'] => ({
+    must: [{ key: PAYLOAD_ID, match: { any: [...ids] } }, ...(requiredCondition ? [requiredCondition] : [])],
+  });
 
   /**
    * One REST call under the deadline and the caller's signal, handed to the request itself so that an abort or a
@@ -133,7 +145,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         component: COMPONENT,
         operation,
         message: redact(`${describeError(error)} (${target}, collection "${collection}")`),
-        cause: error,
+        // A gateway may echo the key in any shape; the store knows it, so it goes wherever it appears.
+        cause: redactError(error, { secrets: [options.apiKey] }),
       });
     }
   }
@@ -193,12 +206,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       if (existing === undefined) throw error;
       return existing;
     }
-    for (const [key, type] of Object.entries(config.payloadIndexes)) {
+    // Deletes select points by the document id in the payload: an index keeps them from scanning the collection.
+    const indexes: [string, QdrantPayloadIndexType][] = [
+      [PAYLOAD_ID, 'keyword'],
+      ...Object.entries(config.payloadIndexes).map(([key, type]): [string, QdrantPayloadIndexType] => [`${PAYLOAD_METADATA}.${key}`, type]),
+    ];
+    for (const [fieldName, type] of indexes) {
       await callQdrant('create payload index', undefined, (init) =>
-        api.createFieldIndex(
-          { collection_name: collection, field_name: `${PAYLOAD_METADATA}.${key}`, field_schema: type, wait: true },
-          init,
-        ),
+        api.createFieldIndex({ collection_name: collection, field_name: fieldName, field_schema: type, wait: true }, init),
       );
     }
     dimension = Promise.resolve(size);
@@ -220,7 +235,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     for (let start = 0; start < texts.length; start += batchSize) {
       const values = texts.slice(start, start + batchSize);
       const { embeddings } = await callEmbedding('embed documents', abortSignal, (signal) =>
-        embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal }),
+        embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal, telemetry: INTERNAL_CALL_TELEMETRY }),
       );
       vectors.push(...embeddings);
     }
@@ -247,6 +262,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     async add(documents, addOptions = {}) {
       const abortSignal = addOptions.abortSignal;
       validateDocuments(documents);
+      const outside = config.requiredFilter && documents.find((document) => !matchesFilter(config.requiredFilter!, document.metadata));
+      if (outside) {
+        throw new AdvisorArgumentError({
+          component: COMPONENT,
+          argument: 'documents',
+          message: `document "${outside.id}" does not satisfy the store's required filter, so the store could never find it`,
+        });
+      }
       if (documents.length === 0) return;
       abortSignal?.throwIfAborted();
       const missing = documents.filter((document) => document.embedding === undefined);
@@ -264,7 +287,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       checkDimension(expected, size, 'the embedding model');
 
       const points: Schemas['PointStruct'][] = documents.map((document, index) => ({
-        id: toPointId(document.id),
+        id: toPointId(document.id, scope),
         vector: toVectorStruct(vectors[index], sparseVectors?.[index]),
         payload: { [PAYLOAD_ID]: document.id, [PAYLOAD_TEXT]: document.text, [PAYLOAD_METADATA]: { ...document.metadata } },
       }));
@@ -273,6 +296,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         await callQdrant('upsert points', abortSignal, (init) =>
           api.upsertPoints({ collection_name: collection, wait: true, points: batch }, init),
         );
+        if (scope !== undefined) {
+          // Re-adding replaces: a copy the store can see under another point (written before scopes existed) goes.
+          const ids = [...new Set(batch.map((point) => (point.payload as Record<string, string>)[PAYLOAD_ID]))];
+          const filter = { ...visiblePointsOf(ids), must_not: [{ has_id: batch.map((point) => point.id) }] };
+          await callQdrant('delete replaced points', abortSignal, (init) =>
+            api.deletePoints({ collection_name: collection, wait: true, filter }, init),
+          );
+        }
       }
     },
 
@@ -284,11 +315,12 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       if (ids.length === 0) return;
       abortSignal?.throwIfAborted();
       if ((await readDimension(abortSignal)) === undefined) return;
-      const pointIds = [...new Set(ids)].map(toPointId);
-      for (let start = 0; start < pointIds.length; start += batchSize) {
-        const points = pointIds.slice(start, start + batchSize);
+      const unique = [...new Set(ids)];
+      for (let start = 0; start < unique.length; start += batchSize) {
+        const batch = unique.slice(start, start + batchSize);
+        // By the ids in the payload, within the required filter: every copy the store can see goes, and only those.
         await callQdrant('delete points', abortSignal, (init) =>
-          api.deletePoints({ collection_name: collection, wait: true, points }, init),
+          api.deletePoints({ collection_name: collection, wait: true, filter: visiblePointsOf(batch) }, init),
         );
       }
     },
@@ -303,7 +335,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           ? Array.from(request.vector)
           : (
               await callEmbedding('embed query', abortSignal, (signal) =>
-                embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal }),
+                embed({ model: embeddingModel, value: query ?? '', maxRetries, abortSignal: signal, telemetry: INTERNAL_CALL_TELEMETRY }),
               )
             ).embedding;
       const size = await readDimension(abortSignal);

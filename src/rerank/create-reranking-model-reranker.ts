@@ -11,6 +11,7 @@ import {
   checkOptions,
   checkPositiveInteger,
 } from '../util/check-options.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** Options of `createRerankingModelReranker`. */
 export interface RerankingModelRerankerOptions {
@@ -66,7 +67,15 @@ export function createRerankingModelReranker(options: RerankingModelRerankerOpti
         timeoutMs,
         documentText,
         score: async (texts, signal) => {
-          const result = await rerank({ model, query, documents: texts, topN: rerankOptions.topN, maxRetries, abortSignal: signal });
+          const result = await rerank({
+            model,
+            query,
+            documents: texts,
+            topN: rerankOptions.topN,
+            maxRetries,
+            abortSignal: signal,
+            telemetry: INTERNAL_CALL_TELEMETRY,
+          });
           return result.ranking.map(({ originalIndex, score }) => ({ index: originalIndex, score }));
         },
       });

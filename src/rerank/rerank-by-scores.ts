@@ -1,6 +1,7 @@
 import type { Document } from '../document/document.ts';
 import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
+import { redactError } from '../security/redact-error.ts';
 import type { RerankOptions } from '../retrieval/reranker.ts';
 import { applyRerankScores, type RerankScore } from './apply-rerank-scores.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
@@ -11,7 +12,8 @@ import { validateRerankCall } from './validate-rerank-options.ts';
  * relevance scores under a deadline and the caller's signal, and turns them
  * into reranked documents. Failures become `reranker` ComponentErrors (typed
  * errors and the caller's abort pass through); `redact` scrubs secrets from
- * the messages of wrapped errors.
+ * the messages of wrapped errors, and `secrets` (the client's key) are removed
+ * from their causes wherever they appear.
  */
 export async function rerankByScores({
   query,
@@ -20,6 +22,7 @@ export async function rerankByScores({
   operation,
   timeoutMs,
   redact = (text) => text,
+  secrets,
   documentText = (document) => document.text,
   score,
 }: {
@@ -29,6 +32,8 @@ export async function rerankByScores({
   operation: string;
   timeoutMs: number;
   redact?: (text: string) => string;
+  /** Credentials the client holds, removed from the cause chain of a wrapped error whatever their shape. */
+  secrets?: readonly (string | undefined)[];
   /** What the scorer reads of each document. Default its text. */
   documentText?: (document: Document) => string;
   score: (texts: string[], signal: AbortSignal) => Promise<RerankScore[]>;
@@ -48,7 +53,7 @@ export async function rerankByScores({
       component,
       operation,
       message: redact(error instanceof Error ? error.message : String(error)),
-      cause: error,
+      cause: redactError(error, { secrets }),
     });
   }
 }

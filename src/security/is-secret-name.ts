@@ -15,27 +15,85 @@ const SECRET_NAME_ENDINGS = [
   'password',
   'passwd',
   'passphrase',
+  'passcode',
   'pwd',
   'credential',
   'credentials',
   'authorization',
   'auth',
   'cookie',
+  'cookies',
+  'signature',
+  'jwt',
 ] as const;
 
-/** Whether a value stored under `name` is a credential (`apiKey`, `x-api-key`, `clientSecret`, `dbPassword`, `key`, `token2`, ...). */
-export function isSecretName(name: string): boolean {
-  // Numbered variants (`apiKey2`, `token_1`) are credentials too.
-  const squashed = name
-    .toLowerCase()
-    .replace(/[-_.\s]/g, '')
-    .replace(/\d+$/, '');
-  return squashed === 'key' || SECRET_NAME_ENDINGS.some((ending) => squashed.endsWith(ending));
-}
+/** Session identifiers written as one word (`JSESSIONID`, `PHPSESSID`, `sid`). */
+const SESSION_NAMES = new Set(['sid', 'sessid', 'jsessionid', 'phpsessid']);
 
 /**
- * The same names as a regular-expression source, for finding `name=value` and
- * `"name": "value"` in text: an identifier ending in a secret ending (separators
- * allowed inside the ending), or exactly `key`, optionally numbered.
+ * Words before a final `key` that make the name a database or cache key, not a
+ * credential: `primaryKey`, `sort_key`, `idempotencyKey`, `publicKey`. A
+ * storage or license key stays a secret, so this list is short on purpose.
  */
-export const SECRET_NAME_SOURCE = `(?:[A-Za-z0-9_.-]*?(?:${SECRET_NAME_ENDINGS.map((ending) => ending.split('').join('[-_.]?')).join('|')})|key)(?:[-_.]?[0-9]+)?`;
+const NON_SECRET_KEY_KINDS = new Set([
+  'primary',
+  'foreign',
+  'unique',
+  'composite',
+  'sort',
+  'partition',
+  'hash',
+  'range',
+  'shard',
+  'routing',
+  'cache',
+  'idempotency',
+  'dedup',
+  'dedupe',
+  'deduplication',
+  'append',
+  'row',
+  'object',
+  'public',
+  'lookup',
+  'group',
+  'map',
+  'index',
+]);
+
+/**
+ * Whether a value stored under `name` is a credential.
+ *
+ * Secret: names ending in a credential word (`apiKey`, `x-api-key`,
+ * `clientSecret`, `dbPassword`, `accessToken`, `authorization`, `Set-Cookie`,
+ * `x-signature`), any name whose last word is `key` (`cohereKey`,
+ * `COHERE_KEY`, `stripe-key`, `key`), names with the word `session`
+ * (`sessionId`, `x-session-token`, `JSESSIONID`), and numbered variants of all
+ * of these (`apiKey2`, `token_1`).
+ *
+ * Not secret: usage counts and limits (`tokens`, `maxTokens`, `inputTokens`,
+ * `tokenCount`), words that merely contain a credential word (`keywords`,
+ * `monkey`, `author`), and keys that identify data rather than grant access
+ * (`primaryKey`, `sortKey`, `idempotencyKey`, `appendKey`, `publicKey`).
+ * Words are told apart by case and separators, so all-lowercase names run
+ * together (`coherekey`) are caught only by the credential endings.
+ */
+export function isSecretName(name: string): boolean {
+  const words = nameWords(name);
+  if (words.length === 0) return false;
+  const squashed = words.join('');
+  if (squashed === 'key' || SECRET_NAME_ENDINGS.some((ending) => squashed.endsWith(ending))) return true;
+  if (words.includes('session') || SESSION_NAMES.has(squashed)) return true;
+  return words.at(-1) === 'key' && !NON_SECRET_KEY_KINDS.has(words.at(-2) ?? '');
+}
+
+/** `cohereAPIKey2` → `['cohere', 'api', 'key']`: camelCase humps and separators split words; numbers at the end go. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[-_.\s]*\d+$/, '')
+    .split(/[-_.\s]+/)
+    .filter((word) => word !== '');
+}

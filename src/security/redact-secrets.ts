@@ -1,4 +1,4 @@
-import { isSecretName, SECRET_NAME_SOURCE } from './is-secret-name.ts';
+import { isSecretName } from './is-secret-name.ts';
 
 /** What every redacted credential is replaced with. */
 export const REDACTED = '[REDACTED]';
@@ -48,17 +48,22 @@ const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
 
 /**
  * `name=value`, `name: value`, `"name": "value"` (also JSON-escaped, as in a
- * JSON body quoted inside an error message) where the name is a credential's.
- * A quoted value is redacted whole (to the end of the line when its quote is
- * never closed); an unquoted one up to a delimiter, keeping an authorization
- * scheme word (`Authorization: Bearer [REDACTED]`). Values already redacted are
- * left alone, so redacting twice changes nothing.
+ * JSON body quoted inside an error message) where the name is a credential's
+ * (`isSecretName`). A quoted value is redacted whole (to the end of the line
+ * when its quote is never closed); an unquoted one up to a delimiter, keeping
+ * an authorization scheme word (`Authorization: Bearer [REDACTED]`). Values
+ * already redacted are left alone, so redacting twice changes nothing.
+ *
+ * The name is taken whole (the lookahead makes it atomic) and only where an
+ * identifier starts, so the scan never backtracks into it: linear time. A name
+ * that is no credential's leaves its value to be scanned for names in turn
+ * (`url=https://host/?token=...`).
  */
+const NAME_AND_SEPARATOR = /(?<![A-Za-z0-9_.-])(?=([A-Za-z0-9_.-]+))\1(\\?["']?\s*[:=]\s*)/g;
 const SCHEME = '(?:Bearer|Basic|Token|Digest)';
 const NAMED_VALUE = new RegExp(
-  String.raw`(?<![A-Za-z0-9_.-])(${SECRET_NAME_SOURCE})(\\?["']?\s*[:=]\s*)` +
-    String.raw`(?:(")(?:[^"\\\r\n]|\\.)*"?|(\\")(?:[^"\\\r\n]|\\(?!"))*(?:\\")?|(')[^'\r\n]*'?|(?!(?:${SCHEME}\s+)?\[REDACTED\])(${SCHEME}\s+)?(?:\[REDACTED\]|[^\s"'\\&,;}\]<>)])+)`,
-  'gi',
+  String.raw`(?:(")(?:[^"\\\r\n]|\\.)*"?|(\\")(?:[^"\\\r\n]|\\(?!"))*(?:\\")?|(')[^'\r\n]*'?|(?!(?:${SCHEME}\s+)?\[REDACTED\])(${SCHEME}\s+)?(?:\[REDACTED\]|[^\s"'\\&,;}\]<>)])+)`,
+  'iy',
 );
 
 /**
@@ -73,11 +78,26 @@ export function redactSecrets(text: string): string {
   redacted = redacted.replace(AUTHORIZATION_SCHEME, (match, scheme: string, space: string, credential: string) =>
     scheme === 'Bearer' || LOOKS_LIKE_CREDENTIAL.test(credential.slice(1)) ? `${scheme}${space}${REDACTED}` : match,
   );
-  return redacted.replace(NAMED_VALUE, (_match, name: string, separator: string, ...quotes: (string | undefined)[]) => {
-    const [doubleQuote, escapedQuote, singleQuote, scheme] = quotes;
+  return redactNamedValues(redacted);
+}
+
+function redactNamedValues(text: string): string {
+  const names = new RegExp(NAME_AND_SEPARATOR);
+  const value = new RegExp(NAMED_VALUE);
+  let result = '';
+  let copied = 0;
+  for (let found = names.exec(text); found !== null; found = names.exec(text)) {
+    if (!isSecretName(found[1])) continue;
+    value.lastIndex = names.lastIndex;
+    const matched = value.exec(text);
+    if (matched === null) continue;
+    const [, doubleQuote, escapedQuote, singleQuote, scheme] = matched;
     const quote = doubleQuote ?? escapedQuote ?? singleQuote;
-    return quote === undefined ? `${name}${separator}${scheme ?? ''}${REDACTED}` : `${name}${separator}${quote}${REDACTED}${quote}`;
-  });
+    result += text.slice(copied, names.lastIndex) + (quote === undefined ? `${scheme ?? ''}${REDACTED}` : `${quote}${REDACTED}${quote}`);
+    copied = value.lastIndex;
+    names.lastIndex = value.lastIndex;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
 /** A copy of `headers` with credential headers (`authorization`, `x-api-key`, `api-key`, `cookie`, ...) masked and other values redacted. */

@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { AdvisorContext } from '../context/advisor-context.ts';
+import { redactAttributes } from './private-telemetry.ts';
 import { recordFailure } from './record-failure.ts';
 import { turnTelemetryOf } from './turn-telemetry.ts';
 
@@ -21,7 +22,9 @@ const NOT_RECORDING: SpanRecorder = Object.freeze({ setAttributes() {} });
  * traced (the chat client's or middleware's `telemetry` setting), and plainly
  * otherwise: a traced turn's advisors, retrieval stages and memory operations
  * show up in the operator's tracing backend, an untraced turn pays one
- * `WeakMap` lookup. A failure is recorded (redacted) and rethrown.
+ * `WeakMap` lookup. A failure is recorded (redacted) and rethrown. String
+ * attributes are redacted too; record counts, names and scores rather than
+ * the user's text or documents, which a trace backend should not hold.
  *
  * @example
  * const retrieving: Advisor = {
@@ -47,9 +50,9 @@ export async function recordSpan<T>(
   const { api, tracer } = telemetry;
   // The parent is the span active here (an advisor's, inside the turn), or the turn itself when no context manager is registered.
   const parent = api.trace.getSpan(api.context.active()) === undefined ? telemetry.context : api.context.active();
-  const span = tracer.startSpan(name, { attributes: attributes as Attributes }, parent);
+  const span = tracer.startSpan(name, { attributes: redactAttributes(attributes ?? {}) as Attributes }, parent);
   try {
-    const recorder: SpanRecorder = { setAttributes: (added) => span.setAttributes(added as Attributes) };
+    const recorder: SpanRecorder = { setAttributes: (added) => span.setAttributes(redactAttributes(added) as Attributes) };
     return await api.context.with(api.trace.setSpan(parent, span), () => run(recorder));
   } catch (error) {
     recordFailure(api, span, error);

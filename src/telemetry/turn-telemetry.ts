@@ -1,7 +1,10 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
-import type { AdvisedResponse } from '../chain/advisor.ts';
+import type { AdvisedRequest, AdvisedResponse } from '../chain/advisor.ts';
 import type { AdvisorContext } from '../context/advisor-context.ts';
 import { loadOpenTelemetryApi, type OpenTelemetryApi } from './open-telemetry-api.ts';
+import { userText } from '../chain/request-text.ts';
+import { redactSecrets } from '../security/redact-secrets.ts';
+import { redactAttributes } from './private-telemetry.ts';
 import { recordFailure } from './record-failure.ts';
 import type { TurnTelemetrySettings } from './telemetry-settings.ts';
 
@@ -11,6 +14,7 @@ export interface TurnTelemetry {
   readonly tracer: Tracer;
   readonly span: Span;
   readonly context: Context;
+  readonly settings: TurnTelemetrySettings;
 }
 
 /** Kept beside the advisor context rather than in it, so that no advisor logs or passes on a span by accident. */
@@ -24,35 +28,41 @@ export function turnTelemetryOf(context: AdvisorContext): TurnTelemetry | undefi
  * Starts the span of one turn (`ai_advisors.turn`) under the caller's active
  * span, and ties it to the turn's advisor context. Tracer: the global tracer
  * provider's `ai-advisors` tracer, as registered by the application's SDK.
+ * The user's text is recorded (`ai_advisors.input`, redacted) only when
+ * `settings.recordInputs` is true.
  */
 export async function startTurnTelemetry({
   context,
   settings,
   attributes,
+  request,
 }: {
   context: AdvisorContext;
   settings: TurnTelemetrySettings;
   attributes: Attributes;
+  request?: Pick<AdvisedRequest, 'input' | 'messages'>;
 }): Promise<TurnTelemetry> {
   const api = await loadOpenTelemetryApi();
   const tracer = api.trace.getTracer('ai-advisors');
   const span = tracer.startSpan('ai_advisors.turn', {
     kind: api.SpanKind.INTERNAL,
-    attributes: {
+    attributes: redactAttributes({
       'gen_ai.operation.name': 'chat',
       ...(settings.functionId === undefined ? {} : { 'ai_advisors.function_id': settings.functionId }),
+      ...(settings.recordInputs === true && request !== undefined ? { 'ai_advisors.input': userText(request) } : {}),
       ...attributes,
-    },
+    }),
   });
-  const telemetry: TurnTelemetry = { api, tracer, span, context: api.trace.setSpan(api.context.active(), span) };
+  const telemetry: TurnTelemetry = { api, tracer, span, context: api.trace.setSpan(api.context.active(), span), settings };
   turns.set(context, telemetry);
   return telemetry;
 }
 
 /** Records the turn's outcome and token usage, then ends its span. */
 export function endTurnTelemetry(telemetry: TurnTelemetry, response: AdvisedResponse | undefined): void {
-  const { span, api } = telemetry;
+  const { span, api, settings } = telemetry;
   if (response !== undefined) {
+    if (settings.recordOutputs === true) span.setAttribute('ai_advisors.output', redactSecrets(response.text));
     span.setAttribute('ai_advisors.outcome', response.outcome);
     span.setAttribute('ai_advisors.sources', response.sources.length);
     if (response.usage.inputTokens !== undefined) span.setAttribute('gen_ai.usage.input_tokens', response.usage.inputTokens);

@@ -2,6 +2,7 @@ import { embed, embedMany, type EmbeddingModel } from 'ai';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
+import { INTERNAL_CALL_TELEMETRY } from '../telemetry/private-telemetry.ts';
 
 /** How `embedQuery` and `embedDocuments` call an embedding model: the model, a deadline, and retries. */
 export interface EmbeddingCallSettings {
@@ -18,7 +19,13 @@ export function embedQuery(
   abortSignal: AbortSignal | undefined,
 ): Promise<readonly number[]> {
   return callEmbeddingModel(settings, 'embed', abortSignal, async (signal) => {
-    const { embedding } = await embed({ model: settings.model, value, abortSignal: signal, maxRetries: settings.maxRetries });
+    const { embedding } = await embed({
+      model: settings.model,
+      value,
+      abortSignal: signal,
+      maxRetries: settings.maxRetries,
+      telemetry: INTERNAL_CALL_TELEMETRY,
+    });
     return embedding;
   });
 }
@@ -30,7 +37,13 @@ export function embedDocuments(
   abortSignal: AbortSignal | undefined,
 ): Promise<readonly (readonly number[])[]> {
   return callEmbeddingModel(settings, 'embedMany', abortSignal, async (signal) => {
-    const { embeddings } = await embedMany({ model: settings.model, values, abortSignal: signal, maxRetries: settings.maxRetries });
+    const { embeddings } = await embedMany({
+      model: settings.model,
+      values,
+      abortSignal: signal,
+      maxRetries: settings.maxRetries,
+      telemetry: INTERNAL_CALL_TELEMETRY,
+    });
     if (embeddings.length !== values.length) {
       throw new Error(`expected ${values.length} embeddings, received ${embeddings.length}`);
     }

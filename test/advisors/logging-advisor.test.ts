@@ -108,6 +108,41 @@ describe('loggingAdvisor', () => {
     });
   });
 
+  it('redacts keys, tokens and sessions under names of any provider, and keeps token counts and data keys visible', async () => {
+    const { logger, records } = memoryLogger();
+    const chat = createChatClient({
+      model: mockModel([textParts(['ok'])]),
+      advisors: [loggingAdvisor({ logger })],
+    });
+    await chat.generate({
+      prompt: 'hi',
+      headers: { 'x-session-id': 'sess-7f3a9c', Cookie: 'theme=dark' },
+      context: {
+        cohereKey: COHERE_KEY,
+        MISTRAL_KEY: COHERE_KEY,
+        sessionId: 'sess-7f3a9c',
+        csrfToken: COHERE_KEY,
+        maxTokens: 512,
+        tokens: 42,
+        primaryKey: 'doc-1',
+        keywords: ['cats'],
+      },
+    });
+    const logged = JSON.stringify(records);
+    expect(leakedSecrets(logged, [COHERE_KEY, 'sess-7f3a9c'])).toEqual([]);
+    expect(records[0]!.data.context).toMatchObject({
+      cohereKey: '[REDACTED]',
+      MISTRAL_KEY: '[REDACTED]',
+      sessionId: '[REDACTED]',
+      csrfToken: '[REDACTED]',
+      maxTokens: 512,
+      tokens: 42,
+      primaryKey: 'doc-1',
+      keywords: ['cats'],
+    });
+    expect(records[1]!.data.usage).toBeDefined();
+  });
+
   it('logs a failed turn with its cause chain and no key of any format', async () => {
     const { logger, records } = memoryLogger();
     const keys = Object.values(PREFIXED_KEYS);

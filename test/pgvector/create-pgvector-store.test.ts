@@ -103,6 +103,13 @@ describe('createPgVectorStore options', () => {
     await expect(store.add([{ id: 'a', text: 'x', metadata: {}, embedding: [0, 0, 0, 0] }])).rejects.toThrow(/zero vector/);
     await expect(store.add([{ id: 'a', text: 'x', metadata: {} }])).rejects.toThrow(/no embeddingModel/);
     await expect(store.search({ vector: [1, Number.NaN, 0, 0] })).rejects.toThrow(/component 1/);
+    // 1e39 is a finite double but no float4: it would turn infinite in PostgreSQL and fail as a ComponentError.
+    for (const huge of [1e39, -3.5e38, Number.MAX_VALUE]) {
+      const added = store.add([{ id: 'a', text: 'x', metadata: {}, embedding: [1, 0, huge, 0] }]).catch((error: unknown) => error);
+      expect(await added).toBeInstanceOf(AdvisorArgumentError);
+      expect(String(await added)).toMatch(/component 2 is .*expected a float4/);
+      await expect(store.search({ vector: [huge, 0, 0, 0] })).rejects.toThrow(/component 0 is .*expected a float4/);
+    }
     await expect(store.search({ query: 'cats' })).rejects.toThrow(/no embeddingModel/);
     await expect(store.search({ query: 'a', vector: [1, 0, 0, 0] })).rejects.toThrow(AdvisorArgumentError);
     await expect(store.delete([''])).rejects.toThrow(/ids/);
@@ -154,9 +161,11 @@ describe.each(targets)('createPgVectorStore on $name', ({ start }) => {
     const hnswIndexes = await indexesOf(hnswTable);
     expect(hnswIndexes.map((index) => index.indexname)).toEqual([
       `${hnswTable}_embedding_hnsw`,
+      `${hnswTable}_id`,
       `${hnswTable}_pkey`,
       `${hnswTable}_text_search`,
     ]);
+    expect(hnswIndexes[2].indexdef).toMatch(/UNIQUE INDEX .* \(scope, id\)/);
     expect(hnswIndexes[0].indexdef).toMatch(/USING hnsw \(embedding vector_cosine_ops\) WITH \(m='?8'?, ef_construction='?32'?\)/);
 
     const ivfflat = store({ distance: 'l2', index: { type: 'ivfflat', lists: 3 } });
@@ -286,17 +295,16 @@ describe.each(targets)('createPgVectorStore on $name', ({ start }) => {
       { id: 'd', text: 'puppy', metadata: {} },
     ]);
 
-    // Another writer holds id 'z' under a tenant this store may not touch; the second batch fails on it.
-    const tenantStore = store({ tableName: table.split('.')[1].replaceAll('"', ''), requiredFilter: eq('tenant', 'a'), batchSize: 2 });
-    await store({ tableName: table.split('.')[1].replaceAll('"', '') }).add([{ id: 'z', text: 'car', metadata: { tenant: 'b' } }]);
-    const refused = tenantStore.add([
-      { id: 'n1', text: 'cat', metadata: { tenant: 'a' } },
-      { id: 'n2', text: 'cat', metadata: { tenant: 'a' } },
-      { id: 'z', text: 'cat', metadata: { tenant: 'a' } },
+    // A second batch PostgreSQL refuses (an id too long for a B-tree index entry) leaves the first batch unwritten too.
+    const tooLong = Array.from({ length: 400 }, () => crypto.randomUUID()).join('');
+    const refused = store({ tableName: table.split('.')[1].replaceAll('"', ''), batchSize: 2 }).add([
+      { id: 'n1', text: 'cat', metadata: {} },
+      { id: 'n2', text: 'cat', metadata: {} },
+      { id: tooLong, text: 'cat', metadata: {} },
     ]);
-    await expect(refused).rejects.toThrow(/"z" already belong to rows outside the store's required filter/);
-    const after = await pool.query(`SELECT id, metadata FROM ${table} WHERE id IN ('n1', 'n2', 'z') ORDER BY id`);
-    expect(after.rows).toEqual([{ id: 'z', metadata: { tenant: 'b' } }]);
+    await expect(refused).rejects.toThrow(ComponentError);
+    const after = await pool.query(`SELECT id FROM ${table} WHERE id IN ('n1', 'n2')`);
+    expect(after.rows).toEqual([]);
   });
 
   it('keeps a tenant inside its required filter for searches, deletes and writes', async () => {

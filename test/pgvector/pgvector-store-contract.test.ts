@@ -1,7 +1,11 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgVectorStore } from '../../src/pgvector/create-pgvector-store.ts';
 import { describeVectorStoreContract } from '../../src/testing/index.ts';
+import { eq } from '../../src/filter/filter-builder.ts';
+import type { FilterExpression } from '../../src/filter/filter-expression.ts';
+import { describeTenantIsolation } from '../helpers/tenant-isolation.ts';
+import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
 import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store contract');
@@ -38,5 +42,43 @@ describe.skipIf(!serverUrl)('pgvector on the PostgreSQL server (DATABASE_URL)', 
     const tableName = uniqueTableName();
     tables.push(tableName);
     return createPgVectorStore({ pool, tableName, dimensions, embeddingModel });
+  });
+});
+
+describe('pgvector tenants on PGlite', () => {
+  let target: PgvectorTarget;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    target = await startPGliteServer();
+    pool = new pg.Pool({ connectionString: target.connectionString, max: 4 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await target.close();
+  });
+
+  describeTenantIsolation('pgvector (PGlite)', () => {
+    const tableName = uniqueTableName();
+    const create = (requiredFilter?: FilterExpression) =>
+      createPgVectorStore({ pool, tableName, dimensions: 4, embeddingModel: createTopicEmbeddingModel(), requiredFilter });
+    return { forTenant: create, unscoped: create() };
+  });
+
+  it('moves a table made before scopes to the (scope, id) key, keeping its rows', async () => {
+    const tableName = uniqueTableName();
+    await pool.query(`CREATE TABLE "${tableName}" (
+  id text PRIMARY KEY, text text NOT NULL, metadata jsonb NOT NULL, embedding vector(4) NOT NULL,
+  text_search tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED)`);
+    await pool.query(`INSERT INTO "${tableName}" (id, text, metadata, embedding) VALUES ('old', 'a cat', '{"tenant":"a"}', '[1,0,0,0.1]')`);
+    const tenant = createPgVectorStore({ pool, tableName, dimensions: 4, requiredFilter: eq('tenant', 'a') });
+    expect((await tenant.search({ vector: [1, 0, 0, 0.1] })).map((hit) => hit.id)).toEqual(['old']);
+    const { rows } = await pool.query(
+      `SELECT array_agg(attname::text ORDER BY attname) AS key FROM pg_index JOIN pg_attribute ON attrelid = indrelid AND attnum = ANY(indkey)
+       WHERE indrelid = $1::regclass AND indisprimary`,
+      [`"${tableName}"`],
+    );
+    expect(rows[0].key).toEqual(['id', 'scope']);
+    await tenant.add([{ id: 'old', text: 'a kitten', metadata: { tenant: 'a' }, embedding: [1, 0, 0, 0.1] }]);
+    expect((await tenant.search({ vector: [1, 0, 0, 0.1] })).map((hit) => hit.text)).toEqual(['a kitten']);
   });
 });

@@ -133,6 +133,26 @@ describe('toPostgresFilter', () => {
     expect(await selectedBySql(notIn('tags', ['y']), corpus)).toEqual([0, 1, 2, 4]);
   });
 
+  it('reads array elements by canonical index only: tags.-1, tags.01 and tags.length are missing, in SQL as in memory', async () => {
+    const corpus = [{ tags: ['x', 'y'] }, { tags: { '-1': 'y', '01': 'y' } }, { tags: [] }];
+    for (const key of ['tags.-1', 'tags.01', 'tags.+1', 'tags. 1']) {
+      expect(await selectedBySql(eq(key, 'y'), corpus), key).toEqual(selectedInMemory(eq(key, 'y'), corpus));
+      expect(await selectedBySql(isNull(key), corpus), key).toEqual(selectedInMemory(isNull(key), corpus));
+    }
+    expect(await selectedBySql(eq('tags.-1', 'y'), corpus)).toEqual([1]);
+    expect(await selectedBySql(eq('tags.1', 'y'), corpus)).toEqual([0]);
+    expect(await selectedBySql(eq('tags.length', 2), corpus)).toEqual([]);
+    expect(selectedInMemory(eq('tags.length', 2), corpus)).toEqual([]);
+  });
+
+  it('orders strings by code point in SQL and in memory: an astral character sorts after U+FFFF', async () => {
+    const corpus = [{ s: '🙂' }, { s: '\uffff' }, { s: '\ue000' }, { s: 'z' }];
+    for (const filter of [gt('s', '\uffff'), lt('s', '🙂'), gt('s', 'z')]) {
+      expect(await selectedBySql(filter, corpus)).toEqual(selectedInMemory(filter, corpus));
+    }
+    expect(selectedInMemory(gt('s', '\uffff'), corpus)).toEqual([0]);
+  });
+
   it('treats missing fields and JSON null as null, and lets them pass != and NOT IN', async () => {
     const corpus = [{ author: null }, {}, { author: 'Ann' }, { author: [] }];
     expect(await selectedBySql(isNull('author'), corpus)).toEqual([0, 1]);
@@ -152,9 +172,47 @@ describe('toPostgresFilter', () => {
   });
 
   describe('agrees with the in-memory matchesFilter on random filters and metadata', () => {
-    const keys = ['genre', 'rating', 'flag', 'tags', 'author.name', 'a.b', 'absent', "it's"] as const;
+    // Array paths PostgreSQL's #> would read as indexes (-1, 01, +1) but matchesFilter does not, and an object with such keys.
+    const keys = [
+      'genre',
+      'rating',
+      'flag',
+      'tags',
+      'author.name',
+      'a.b',
+      'absent',
+      "it's",
+      'tags.0',
+      'tags.1',
+      'tags.-1',
+      'tags.01',
+      'tags.+1',
+      'tags.length',
+      'm.-1',
+      'm.0',
+    ] as const;
+    // U+E000–U+FFFF sort before astral characters by code point, after them by UTF-16 code unit.
     const scalars: fc.Arbitrary<FilterScalar> = fc.oneof(
-      fc.constantFrom<FilterScalar>('pets', 'tech', 'Ann', '', "'; DROP TABLE x; --", 'é', '🙂', 'Z', 'a', true, false, 1e308, -0.5, 0),
+      fc.constantFrom<FilterScalar>(
+        'pets',
+        'tech',
+        'Ann',
+        '',
+        "'; DROP TABLE x; --",
+        'é',
+        '🙂',
+        '𝒜',
+        '\ue000',
+        'ｚ',
+        '\uffff',
+        'Z',
+        'a',
+        true,
+        false,
+        1e308,
+        -0.5,
+        0,
+      ),
       fc.integer({ min: -3, max: 3 }),
       fc.integer({ min: -24, max: 24 }).map((n) => n / 8),
     );
@@ -168,6 +226,7 @@ describe('toPostgresFilter', () => {
         author: fc.oneof(fc.record({ name: fieldValue }), fieldValue),
         'a.b': fieldValue,
         a: fc.record({ b: fieldValue }, { requiredKeys: [] }),
+        m: fc.oneof(fc.record({ '-1': fieldValue, '0': fieldValue }, { requiredKeys: [] }), fc.array(scalars, { maxLength: 3 })),
         "it's": fieldValue,
       },
       { requiredKeys: [] },

@@ -62,6 +62,7 @@ describe('createQdrantVectorStore', () => {
     expect(created).toHaveLength(1);
     expect(created[0].body).toEqual({ vectors: { size: 4, distance: 'Cosine' } });
     expect(requestsTo(vectorStore.collection, '/index', 'PUT').map((request) => request.body)).toEqual([
+      { field_name: 'document_id', field_schema: 'keyword' },
       { field_name: 'metadata.genre', field_schema: 'keyword' },
       { field_name: 'metadata.rating', field_schema: 'float' },
     ]);
@@ -106,8 +107,9 @@ describe('createQdrantVectorStore', () => {
   });
 
   it('always ANDs the required filter, so a request filter cannot widen it', async () => {
-    const vectorStore = store({ requiredFilter: compare('genre', '==', 'pets') });
-    await vectorStore.add(documents);
+    const shared = store();
+    await shared.add(documents);
+    const vectorStore = store({ collection: shared.collection, requiredFilter: compare('genre', '==', 'pets') });
     const wide = await vectorStore.search({
       query: 'car',
       topK: 10,
@@ -135,7 +137,7 @@ describe('createQdrantVectorStore', () => {
     const hits = await vectorStore.search({ vector: [1, 0, 0, 0.1], topK: 2 });
     expect(hits.map((hit) => hit.id)).toEqual(['cat-2', 'dog-1']);
     const deletion = requestsTo(vectorStore.collection, '/points/delete', 'POST')[0];
-    expect(deletion.body).toEqual({ points: [toPointId('cat-1'), toPointId('never-added')] });
+    expect(deletion.body).toEqual({ filter: { must: [{ key: 'document_id', match: { any: ['cat-1', 'never-added'] } }] } });
     expect(deletion.query.wait).toBe('true');
   });
 

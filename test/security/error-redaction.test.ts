@@ -9,6 +9,7 @@ import { loggingAdvisor, type AdvisorLogger } from '../../advisors/index.ts';
 import { createCohereReranker } from '../../src/cohere/create-cohere-reranker.ts';
 import { AdvisorArgumentError, AdvisorError, AdvisorTimeoutError, ComponentError, createChatClient } from '../../src/index.ts';
 import { createQdrantVectorStore } from '../../src/qdrant/create-qdrant-vector-store.ts';
+import { startQdrantFixture, type QdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
 import { ALL_SECRETS, COHERE_KEY, CONTEXTUAL_SECRETS, leakedSecrets, PREFIXED_KEYS, QDRANT_KEY, URL_PASSWORD } from './secret-samples.ts';
 
@@ -16,6 +17,32 @@ import { ALL_SECRETS, COHERE_KEY, CONTEXTUAL_SECRETS, leakedSecrets, PREFIXED_KE
 function everythingShown(error: unknown): string {
   const { message, stack } = error as Error;
   return [message, stack, inspect(error, { depth: Infinity }), inspect(error, { depth: Infinity, colors: true })].join('\n');
+}
+
+/** Every cause of `error`, each read, inspected, serialised and stringified on its own, as a caller might do with `error.cause`. */
+function everyCauseShown(error: unknown): string {
+  const shown: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (value === undefined || seen.has(value)) return;
+    seen.add(value);
+    shown.push(inspect(value, { depth: Infinity, showHidden: true }), safeJson(value), String(value));
+    if (value instanceof Error) {
+      shown.push(value.message, String(value.stack));
+      visit(value.cause);
+      if (value instanceof AggregateError) value.errors.forEach(visit);
+    }
+  };
+  visit(error);
+  return shown.join('\n');
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    return String(error);
+  }
 }
 
 /** An upstream error body that echoes every sample credential back, as some providers and gateways do. */
@@ -52,7 +79,7 @@ describe('errors this library creates never show a credential', () => {
     for (const error of errors) expect(leakedSecrets(everythingShown(error))).toEqual([]);
   });
 
-  it('prints a provider error cause redacted, and keeps the cause itself for isInstance checks', () => {
+  it('prints a provider error cause redacted, and keeps a redacted copy of the cause that passes isInstance checks', () => {
     const cause = apiCallError();
     const error = new ComponentError({ component: 'model', operation: 'generate', cause });
     const shown = inspect(error, { depth: Infinity });
@@ -61,9 +88,36 @@ describe('errors this library creates never show a credential', () => {
     expect(shown).toContain('[cause]: APICallError [AI_APICallError]: Invalid API Key: [REDACTED]');
     expect(shown).toContain('statusCode: 401');
     expect(shown).toContain('?key=[REDACTED]');
-    expect(error.cause).toBe(cause);
     expect(APICallError.isInstance(error.cause)).toBe(true);
-    expect((error.cause as APICallError).responseBody).toBe(ECHOING_BODY);
+    expect(error.cause).toBeInstanceOf(APICallError);
+    const kept = error.cause as APICallError;
+    expect(kept).toMatchObject({ statusCode: 401, isRetryable: false, requestBodyValues: { model: 'gemini', apiKey: '[REDACTED]' } });
+    expect(kept.responseHeaders).toEqual({ 'set-cookie': '[REDACTED]', 'content-type': 'application/json' });
+    expect(leakedSecrets(everyCauseShown(error))).toEqual([]);
+    // The caller's own error object is left as it was.
+    expect(cause.responseBody).toBe(ECHOING_BODY);
+  });
+
+  it('keeps no key anywhere in the cause chain: each cause read, inspected or serialised on its own', () => {
+    const clientError = Object.assign(new Error('request failed'), {
+      config: { headers: { Authorization: `Bearer ${COHERE_KEY}`, 'api-key': QDRANT_KEY }, url: `http://app:${URL_PASSWORD}@qdrant:6333` },
+      response: new Headers({ 'x-api-key': QDRANT_KEY, 'content-type': 'application/json' }),
+      command: { name: 'AUTH', args: [`password=${URL_PASSWORD}`] },
+    });
+    const timeout = new DOMException(`The operation timed out for token=${COHERE_KEY}`, 'TimeoutError');
+    const error = new ComponentError({
+      component: 'vector-store',
+      operation: 'search',
+      cause: new AggregateError([clientError, timeout], `token=${COHERE_KEY}`, { cause: apiCallError() }),
+    });
+    expect(leakedSecrets(everyCauseShown(error))).toEqual([]);
+    const aggregate = error.cause as AggregateError;
+    expect(aggregate).toBeInstanceOf(AggregateError);
+    const [client, copiedTimeout] = aggregate.errors as [typeof clientError, Error];
+    expect(client.config.headers).toEqual({ Authorization: '[REDACTED]', 'api-key': '[REDACTED]' });
+    expect(client.response.get('x-api-key')).toBe('[REDACTED]');
+    expect(client.response.get('content-type')).toBe('application/json');
+    expect(copiedTimeout).toMatchObject({ name: 'TimeoutError', message: 'The operation timed out for token=[REDACTED]' });
   });
 
   it('follows the whole cause chain: nested errors, plain objects holding request headers, aggregates and cycles', () => {
@@ -159,6 +213,7 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     expect(error).toBeInstanceOf(ComponentError);
     expect(inspect(error, { depth: Infinity })).toContain('statusCode: 401');
     expect(leakedSecrets(everythingShown(error))).toEqual([]);
+    expect(leakedSecrets(everyCauseShown(error))).toEqual([]);
   });
 
   it('a Qdrant call whose error body echoes the api-key header shows it nowhere', async () => {
@@ -175,6 +230,7 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     expect(error).toBeInstanceOf(ComponentError);
     expect(inspect(error, { depth: Infinity })).toContain('status: 401');
     expect(leakedSecrets(everythingShown(error))).toEqual([]);
+    expect(leakedSecrets(everyCauseShown(error))).toEqual([]);
   });
 
   it('a Qdrant URL with a password names the host in the error, never the password', async () => {
@@ -192,5 +248,47 @@ describe('provider, reranker and vector store failures over HTTP', () => {
     expect(error).toBeInstanceOf(AdvisorError);
     expect((error as Error).message).toContain(`admin:[REDACTED]@${closed.url.slice('http://'.length)}`);
     expect(leakedSecrets(everythingShown(error))).toEqual([]);
+  });
+});
+
+describe('a Qdrant 401 through the real client, from the loopback Qdrant fixture', () => {
+  let fixture: QdrantFixture;
+  beforeAll(async () => {
+    fixture = await startQdrantFixture();
+  });
+  afterAll(() => fixture.close());
+
+  it('keeps the API key out of the error and every cause: message, util.inspect, JSON.stringify, headers, data', async () => {
+    // The fixture answers 401 and echoes the key back in its body and a response header, as a gateway might.
+    fixture.injectFault({ kind: 'status', status: 401, echoApiKey: true });
+    const store = await withExpectedWarning(/Api key is used with unsecure connection/, () =>
+      createQdrantVectorStore({
+        url: fixture.url,
+        apiKey: QDRANT_KEY,
+        collection: 'docs',
+        embeddingModel: createTopicEmbeddingModel(),
+        maxRetries: 0,
+      }),
+    );
+    const error = await store.search({ query: 'cat' }).catch((caught: unknown) => caught);
+    fixture.clearFaults();
+    expect(fixture.requests.at(-1)?.headers['api-key']).toBe(QDRANT_KEY);
+
+    expect(error).toBeInstanceOf(ComponentError);
+    expect(leakedSecrets(inspect(error, { depth: Infinity }), [QDRANT_KEY])).toEqual([]);
+    expect(leakedSecrets(JSON.stringify(error), [QDRANT_KEY])).toEqual([]);
+    expect(leakedSecrets((error as Error).message, [QDRANT_KEY])).toEqual([]);
+    expect(leakedSecrets(everyCauseShown(error), [QDRANT_KEY])).toEqual([]);
+
+    // The cause is still the client's error, with what a caller branches on.
+    const cause = (error as Error).cause as { status: number; headers: Headers; data: unknown; url: string };
+    expect(cause).toBeInstanceOf(Error);
+    expect(cause.status).toBe(401);
+    expect(cause.url).toBe(`${fixture.url}/collections/docs/exists`);
+    expect(cause.headers.get('x-rejected-api-key')).toBe('[REDACTED]');
+    expect(cause.data).toEqual({
+      status: { error: 'Invalid api-key [REDACTED]', rejected: { headers: { 'api-key': '[REDACTED]' } } },
+      time: 0,
+    });
   });
 });

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSecretName, redactHeaders } from '../../src/security/index.ts';
 import { redactSecrets } from '../../src/extension/index.ts';
-import { CONTEXTUAL_SECRETS, PREFIXED_KEYS, URL_PASSWORD } from './secret-samples.ts';
+import { COHERE_KEY, CONTEXTUAL_SECRETS, PREFIXED_KEYS, URL_PASSWORD } from './secret-samples.ts';
 
 describe('redactSecrets', () => {
   it.each(Object.entries(PREFIXED_KEYS))('removes a %s key wherever it stands in text', (_kind, key) => {
@@ -54,7 +55,22 @@ describe('redactSecrets', () => {
   });
 
   it('takes time linear in the length of hostile text', () => {
-    const hostile = ['a.', 'a-', 'sk-', 'token.', 'http://', 'password: "', '-----BEGIN PRIVATE KEY-----', 'Bearer '];
+    const hostile = [
+      'a.',
+      'a-',
+      'sk-',
+      'token.',
+      'http://',
+      'password: "',
+      '-----BEGIN PRIVATE KEY-----',
+      'Bearer ',
+      'session',
+      'x.session-',
+      'sessionKey',
+      'a=',
+      'key: ',
+      'a ',
+    ];
     for (const unit of hostile) {
       const started = performance.now();
       redactSecrets(unit.repeat(Math.ceil(200_000 / unit.length)));
@@ -97,12 +113,156 @@ describe('isSecretName', () => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  it.each(['maxTokens', 'inputTokens', 'tokenCount', 'keys', 'monkey', 'author', 'conversationId', 'secretFlag', 'title', 'id'])(
-    'knows %s does not',
-    (name) => {
-      expect(isSecretName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'cohereKey',
+    'COHERE_KEY',
+    'cohere_key',
+    'stripe-key',
+    'mistralKey2',
+    'licenseKey',
+    'storageKey',
+    'sessionId',
+    'session_id',
+    'SESSION',
+    'x-session-token',
+    'SessionData',
+    'JSESSIONID',
+    'PHPSESSID',
+    'sid',
+    'cookies',
+    'csrfToken',
+    'x-hub-signature',
+    'jwt',
+    'smtpPasscode',
+  ])('knows %s holds a credential (generic rules: last word key, session, credential endings)', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  it.each([
+    'maxTokens',
+    'inputTokens',
+    'outputTokens',
+    'totalTokens',
+    'tokens',
+    'tokenCount',
+    'tokenizer',
+    'keys',
+    'keywords',
+    'keyId',
+    'monkey',
+    'turkey',
+    'author',
+    'conversationId',
+    'secretFlag',
+    'title',
+    'id',
+    'primaryKey',
+    'primary_key',
+    'sortKey',
+    'PARTITION_KEY',
+    'idempotencyKey',
+    'appendKey',
+    'publicKey',
+    'cacheKey',
+    'sessions',
+  ])('knows %s does not', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
+
+  const word = fc.stringMatching(/^[a-z]{1,8}$/);
+  const separators = fc.constantFrom('', '_', '-', '.');
+  const spell = (words: string[], style: 'camel' | 'snake' | 'kebab' | 'upper') =>
+    style === 'camel'
+      ? words.map((item, index) => (index === 0 ? item : item[0]!.toUpperCase() + item.slice(1))).join('')
+      : style === 'snake'
+        ? words.join('_')
+        : style === 'kebab'
+          ? words.join('-')
+          : words.join('_').toUpperCase();
+  const style = fc.constantFrom('camel', 'snake', 'kebab', 'upper') as fc.Arbitrary<'camel' | 'snake' | 'kebab' | 'upper'>;
+
+  it('property: any name whose last word is Key, Token, Secret or Password is secret, in every spelling and numbered', () => {
+    fc.assert(
+      fc.property(
+        fc.array(word, { maxLength: 3 }),
+        fc.constantFrom('key', 'token', 'secret', 'password'),
+        style,
+        fc.option(fc.nat(99)),
+        separators,
+        (head, last, spelling, number, separator) => {
+          fc.pre(
+            ![
+              'primary',
+              'foreign',
+              'unique',
+              'composite',
+              'sort',
+              'partition',
+              'hash',
+              'range',
+              'shard',
+              'routing',
+              'cache',
+              'idempotency',
+              'dedup',
+              'dedupe',
+              'deduplication',
+              'append',
+              'row',
+              'object',
+              'public',
+              'lookup',
+              'group',
+              'map',
+              'index',
+            ].includes(head.at(-1) ?? ''),
+          );
+          const name = `${spell([...head, last], spelling)}${number === null ? '' : `${separator}${number}`}`;
+          expect(isSecretName(name), name).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('property: usage counts and limits named after tokens stay visible in every spelling', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(['max'], ['input'], ['output'], ['total'], ['cached', 'input'], ['reasoning'], []),
+        fc.constantFrom(['tokens'], ['token', 'count'], ['token', 'limit']),
+        style,
+        (head, tail, spelling) => {
+          const name = spell([...head, ...tail], spelling);
+          expect(isSecretName(name), name).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('property: a word that merely contains key, token or session (no word boundary) is not a credential name', () => {
+    fc.assert(
+      fc.property(word, fc.constantFrom('key', 'session', 'tokens'), word, (before, inner, after) => {
+        const name = `${before}${inner}${after}`;
+        fc.pre(
+          !/(key|token|secret|password|passwd|passphrase|pwd|auth|cookies?|signature|jwt|passcode|credentials?|sid|sessid)$/.test(name) &&
+            !name.startsWith('session'),
+        );
+        expect(isSecretName(name), name).toBe(false);
+      }),
+    );
+  });
+
+  it('finds a credential inside the value of a harmless name', () => {
+    expect(redactSecrets(`url=https://api.example.com/v1?token=${COHERE_KEY}&q=cats`)).toBe(
+      'url=https://api.example.com/v1?token=[REDACTED]&q=cats',
+    );
+    expect(redactSecrets(`primaryKey=cohereKey=${COHERE_KEY}`)).toBe('primaryKey=cohereKey=[REDACTED]');
+  });
+
+  it('redacts the values of the new names in text and leaves harmless ones', () => {
+    expect(redactSecrets(`cohereKey=${COHERE_KEY} sessionId: "abc123def" primaryKey=42 maxTokens=100`)).toBe(
+      'cohereKey=[REDACTED] sessionId: "[REDACTED]" primaryKey=42 maxTokens=100',
+    );
+  });
 });
 
 describe('redactHeaders', () => {
