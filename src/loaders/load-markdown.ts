@@ -35,9 +35,9 @@ const COMPONENT = 'markdown-loader';
 export async function loadMarkdown(source: LoaderSource, options: MarkdownLoaderOptions = {}): Promise<Document[]> {
   const { sections = false, ...loaderOptions } = options ?? {};
   checkBoolean(sections, { component: COMPONENT, argument: 'sections' });
-  const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
+  const { bytes, id, limits, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
   const { marked } = await importParser(COMPONENT, 'marked', () => import('marked'));
-  const text = decodeText(bytes).replace(/\r\n?/g, '\n');
+  const text = decodeText(bytes, limits).text.replace(/\r\n?/g, '\n');
   const frontMatter = /^---\n[\s\S]*?\n---\n/.exec(text)?.[0] ?? '';
   const headings: MarkdownHeading[] = [];
   let offset = frontMatter.length;
