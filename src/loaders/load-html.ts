@@ -12,6 +12,7 @@ import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type Lo
  */
 export async function loadHtml(source: LoaderSource, options: LoaderOptions = {}): Promise<Document[]> {
   const { bytes, id, limits, metadataWith } = await readSource('html-loader', source, options, LOADER_OPTION_KEYS);
-  const { text, title } = await htmlToPlainText('html-loader', decodeText(bytes, limits).text);
-  return [{ id, text, metadata: metadataWith({ mediaType: 'text/html', title }) }];
+  const html = decodeText(bytes, limits);
+  const { text, title, truncated } = await htmlToPlainText(html.text, limits);
+  return [{ id, text, metadata: metadataWith({ mediaType: 'text/html', title, truncated: html.truncated ?? truncated }) }];
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AdvisorArgumentError, ComponentError, DocumentLimitError } from '../../src/errors/index.ts';
-import { loadFile, loadText } from '../../src/loaders/index.ts';
+import { loadFile, loadHtml, loadText } from '../../src/loaders/index.ts';
 import { writeTempFiles } from './make-fixtures.ts';
 
 describe('loader sources', () => {
@@ -77,5 +77,22 @@ describe('loader sources', () => {
     expect(cut.metadata.truncated).toEqual({ limit: 'maxCharacters', max: 55 });
     const [whole] = await loadText(upload);
     expect(whole.metadata).not.toHaveProperty('truncated');
+  });
+
+  it('holds HTML to maxNestingDepth and maxCharacters before parsing them', async () => {
+    const divs = (depth: number) => '<div>'.repeat(depth) + 'deep' + '</div>'.repeat(depth);
+    await expect(loadHtml({ data: divs(101), name: 'deep.html' })).rejects.toThrow(
+      /nests HTML elements deeper than that \(maxNestingDepth: 100\)/,
+    );
+    expect((await loadHtml({ data: divs(100), name: 'ok.html' }))[0].text).toBe('deep');
+    // Implied end tags, void elements and SVG's self-closing tags do not nest.
+    const flat = '<p>a'.repeat(500) + '<br><img src=x>'.repeat(500) + '<svg>' + '<path d="M0"/>'.repeat(500) + '</svg>';
+    expect((await loadHtml({ data: flat, name: 'flat.html' }, { maxNestingDepth: 10 }))[0].text).toContain('a');
+    await expect(loadHtml({ data: `<p title='>'>${divs(20)}`, name: 'quoted.html' }, { maxNestingDepth: 10 })).rejects.toBeInstanceOf(
+      DocumentLimitError,
+    );
+    await expect(loadHtml({ data: `<p>${'x'.repeat(100)}</p>`, name: 'long.html' }, { maxCharacters: 50 })).rejects.toThrow(
+      /"long.html" has 107 characters of text \(maxCharacters: 50\)/,
+    );
   });
 });
