@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AdvisorArgumentError, ComponentError, DocumentLimitError } from '../../src/errors/index.ts';
-import { loadFile, loadHtml, loadText } from '../../src/loaders/index.ts';
+import { loadFile, loadHtml, loadMarkdown, loadText } from '../../src/loaders/index.ts';
 import { writeTempFiles } from './make-fixtures.ts';
 
 describe('loader sources', () => {
@@ -79,7 +79,7 @@ describe('loader sources', () => {
     expect(whole.metadata).not.toHaveProperty('truncated');
   });
 
-  it('holds HTML to maxNestingDepth and maxCharacters before parsing them', async () => {
+  it('holds HTML and Markdown to maxNestingDepth and maxCharacters before parsing them', async () => {
     const divs = (depth: number) => '<div>'.repeat(depth) + 'deep' + '</div>'.repeat(depth);
     await expect(loadHtml({ data: divs(101), name: 'deep.html' })).rejects.toThrow(
       /nests HTML elements deeper than that \(maxNestingDepth: 100\)/,
@@ -91,6 +91,11 @@ describe('loader sources', () => {
     await expect(loadHtml({ data: `<p title='>'>${divs(20)}`, name: 'quoted.html' }, { maxNestingDepth: 10 })).rejects.toBeInstanceOf(
       DocumentLimitError,
     );
+    const quotes = (depth: number) => '>'.repeat(depth) + ' deep\n';
+    await expect(loadMarkdown({ data: quotes(101), name: 'deep.md' })).rejects.toThrow(/nests Markdown quotes and lists deeper/);
+    expect((await loadMarkdown({ data: `# Title\n\n${quotes(50)}`, name: 'ok.md' }))[0].metadata.title).toBe('Title');
+    const list = Array.from({ length: 60 }, (_, level) => `${'  '.repeat(level)}- item`).join('\n');
+    await expect(loadMarkdown({ data: list, name: 'list.md' }, { maxNestingDepth: 50 })).rejects.toBeInstanceOf(DocumentLimitError);
     await expect(loadHtml({ data: `<p>${'x'.repeat(100)}</p>`, name: 'long.html' }, { maxCharacters: 50 })).rejects.toThrow(
       /"long.html" has 107 characters of text \(maxCharacters: 50\)/,
     );
