@@ -222,7 +222,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const { embeddings } = await callEmbedding('embed documents', abortSignal, (signal) =>
         embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal }),
       );
-      vectors.push(...embeddings);
+      for (const embedding of embeddings) vectors.push(embedding);
     }
     return vectors;
   }
