@@ -50,7 +50,8 @@ interface MeasuredRange extends TextRange {
  */
 export function chunkRanges(text: string, options: ChunkRangeOptions): TextRange[] {
   const chunks: TextRange[] = [];
-  const pieces = collectPieces(text, options.measure(text), { start: 0, end: text.length }, 0, options);
+  const measure = options.measure(text);
+  const pieces = collectPieces(text, measure, { start: 0, end: text.length, size: measure(0, text.length) }, 0, options);
   for (const range of packPieces(pieces, options)) {
     const trimmed = trimRange(text, range);
     if (trimmed.end > trimmed.start) chunks.push(trimmed);
@@ -111,34 +112,34 @@ function* codePointCuts(text: string): Generator<number> {
   }
 }
 
+/** Yields `range` if it fits, else the pieces of it cut at the coarsest boundary from `level` on that occurs in it. */
 function* collectPieces(
   text: string,
   measure: RangeMeasure,
-  range: TextRange,
+  range: MeasuredRange,
   level: number,
   options: ChunkRangeOptions,
 ): Generator<MeasuredRange> {
-  const size = measure(range.start, range.end);
-  if (size <= options.chunkSize) {
-    yield { ...range, size };
+  if (range.size <= options.chunkSize) {
+    yield range;
     return;
   }
   const slice = text.slice(range.start, range.end);
   for (let next = level; next < options.boundaries.length; next++) {
-    const cuts = options.boundaries[next](slice)[Symbol.iterator]();
-    const first = cuts.next();
-    if (first.done) continue;
-    for (const piece of rangesBetweenCuts(slice.length, prepend(first.value, cuts))) {
-      yield* collectPieces(text, measure, { start: range.start + piece.start, end: range.start + piece.end }, next + 1, options);
+    let cut = false;
+    for (const piece of rangesBetweenCuts(slice.length, options.boundaries[next](slice))) {
+      // Cuts lie strictly inside the slice: a first piece that reaches its end means this boundary does not occur.
+      if (piece.start === 0 && piece.end === slice.length) break;
+      cut = true;
+      const start = range.start + piece.start;
+      const end = range.start + piece.end;
+      const size = measure(start, end);
+      if (size <= options.chunkSize) yield { start, end, size };
+      else yield* collectPieces(text, measure, { start, end, size }, next + 1, options);
     }
-    return;
+    if (cut) return;
   }
-  yield { ...range, size };
-}
-
-function* prepend<T>(first: T, rest: Iterator<T>): Generator<T> {
-  yield first;
-  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+  yield range;
 }
 
 /** Packs pieces into chunks, holding only the pieces of the chunk being packed. */
