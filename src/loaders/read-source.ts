@@ -105,8 +105,10 @@ async function readRegularFile(path: string, limits: ResolvedLimits, abortSignal
     let total = 0;
     for (;;) {
       abortSignal?.throwIfAborted();
-      // One byte past the limit tells a file that grew since it was measured.
-      const buffer = new Uint8Array(Math.min(READ_STEP, limits.maxBytes + 1 - total));
+      // Sized to what is left of the file, plus a byte that tells a file that grew since it was measured.
+      const buffer = new Uint8Array(
+        Math.min(READ_STEP, total < stats.size ? stats.size - total + 1 : READ_STEP, limits.maxBytes + 1 - total),
+      );
       let bytesRead: number;
       try {
         ({ bytesRead } = await handle.read(buffer, 0, buffer.length));
