@@ -12,7 +12,7 @@ import { checkOneOf, checkPositiveInteger } from '../util/check-options.ts';
 export interface DocumentLimits {
   /** Bytes read from the source: a file's size, an upload's length. Default 64 MiB. */
   maxBytes?: number;
-  /** Bytes a compressed format may inflate to: the XML parts of a DOCX, the Flate streams of a PDF (images included). Default 128 MiB. */
+  /** Bytes a compressed format may inflate to: the entries of a DOCX, the Flate streams of a PDF (images included). Default 128 MiB. */
   maxDecompressedBytes?: number;
   /** Pages of a PDF, counted before any is extracted. Default 5,000. */
   maxPages?: number;

@@ -11,15 +11,13 @@ export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wo
 
 const COMPONENT = 'docx-loader';
 
-/** The parts mammoth parses; images and embedded files are never inflated (see `convertImage` below). */
-const isParsedPart = (name: string) => /\.(xml|rels)$/i.test(name);
-
 /**
  * Loads a Word (.docx) file as one plain-text document: `mammoth` turns it into
  * semantic HTML (headings, lists, tables), which becomes text as in `loadHtml`.
  * The first Heading 1 is the `title`. Before mammoth inflates anything, the
- * XML parts are held to `maxDecompressedBytes` (declared and actual sizes), so
- * a zip bomb fails with a `DocumentLimitError`.
+ * zip's entries are held to `maxDecompressedBytes` (declared and actual sizes;
+ * all of them, since the document part may have any name), so a zip bomb fails
+ * with a `DocumentLimitError`.
  *
  * @example
  * const [contract] = await loadDocx('contract.docx');
@@ -29,7 +27,7 @@ export async function loadDocx(source: LoaderSource, options: LoaderOptions = {}
   const mammoth = await importParser(COMPONENT, 'mammoth', () => import('mammoth'));
   let inflation: Awaited<ReturnType<typeof checkZipInflation>>;
   try {
-    inflation = await checkZipInflation(bytes, limits.maxDecompressedBytes, isParsedPart);
+    inflation = await checkZipInflation(bytes, limits.maxDecompressedBytes);
   } catch (error) {
     throw new ComponentError({ component: COMPONENT, operation: `parse ${id}`, cause: error });
   }
@@ -38,7 +36,7 @@ export async function loadDocx(source: LoaderSource, options: LoaderOptions = {}
       limits,
       'maxDecompressedBytes',
       'declared' in inflation
-        ? `declares ${inflation.declared.toLocaleString('en')} bytes of XML when inflated`
+        ? `declares ${inflation.declared.toLocaleString('en')} bytes when inflated`
         : `inflates to more bytes than that (at "${inflation.entry}")`,
     );
   }

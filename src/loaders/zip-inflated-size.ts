@@ -22,14 +22,14 @@ const STORED = 0;
 const DEFLATED = 8;
 
 /**
- * Checks, before a zip parser inflates anything, that the entries `counts`
- * selects inflate to at most `maxBytes` in total: first the sizes the central
+ * Checks, before a zip parser inflates anything, that the entries inflate to
+ * at most `maxBytes` in total: first the sizes the central
  * directory declares, then, since a declared size can lie, each entry's real
  * size, counted without keeping the output (see `inflatedSize`). Throws on a
  * zip it cannot read (the same structure a zip parser would read).
  */
-export async function checkZipInflation(bytes: Uint8Array, maxBytes: number, counts: (name: string) => boolean): Promise<ZipInflation> {
-  const entries = readCentralDirectory(bytes).filter((entry) => counts(entry.name));
+export async function checkZipInflation(bytes: Uint8Array, maxBytes: number): Promise<ZipInflation> {
+  const entries = readCentralDirectory(bytes);
   const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
   if (declared > maxBytes) return { ok: false, declared };
   let left = maxBytes;

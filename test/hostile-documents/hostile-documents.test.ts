@@ -71,7 +71,7 @@ describe('hostile documents', () => {
   describe('compressed formats', () => {
     it('a 300 KB DOCX whose document.xml inflates to 300 MB is refused from its zip directory', async () => {
       expect(await runCase('docx-bomb', { maxMs: 1000, maxRssMb: 400 })).toMatchObject({
-        error: { ...limitError('maxDecompressedBytes'), message: expect.stringMatching(/declares 314,573,638 bytes of XML when inflated/) },
+        error: { ...limitError('maxDecompressedBytes'), message: expect.stringMatching(/declares 314,57\d,\d{3} bytes when inflated/) },
       });
     });
 
