@@ -4,8 +4,10 @@ const VOID_ELEMENTS = new Set(
 );
 /** Elements whose content htmlparser2 reads as text up to their end tag. */
 const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'textarea', 'title', 'xmp']);
-/** Inside these, `<x/>` closes itself (SVG and MathML). */
+/** Inside these, `<x/>` closes itself (SVG and MathML)... */
 const FOREIGN_ELEMENTS = new Set(['svg', 'math']);
+/** ...and inside these, within SVG or MathML, it does not (HTML again). */
+const HTML_INTEGRATION_ELEMENTS = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 
 const P = ['p'];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
@@ -41,16 +43,18 @@ const TAG_NAME = /[a-zA-Z][^\s/>]*/y;
 export function nestsDeeperThan(html: string, maxDepth: number): boolean {
   const stack: string[] = [];
   const openCount = new Map<string, number>();
-  let foreign = 0;
+  // Whether `<x/>` closes itself here, innermost last, kept as htmlparser2 keeps it: pushed by the opening tags of
+  // SVG, MathML and their HTML integration points, popped by their end tags only.
+  const selfClosing: boolean[] = [false];
   const push = (name: string) => {
     stack.push(name);
     openCount.set(name, (openCount.get(name) ?? 0) + 1);
-    if (FOREIGN_ELEMENTS.has(name)) foreign++;
+    if (FOREIGN_ELEMENTS.has(name)) selfClosing.push(true);
+    else if (HTML_INTEGRATION_ELEMENTS.has(name)) selfClosing.push(false);
   };
   const pop = () => {
     const name = stack.pop()!;
     openCount.set(name, openCount.get(name)! - 1);
-    if (FOREIGN_ELEMENTS.has(name)) foreign--;
   };
   let position = html.indexOf('<');
   while (position !== -1 && position < html.length - 1) {
@@ -62,9 +66,13 @@ export function nestsDeeperThan(html: string, maxDepth: number): boolean {
     } else if (next === 0x2f /* / */) {
       TAG_NAME.lastIndex = position + 2;
       const name = TAG_NAME.exec(html)?.[0].toLowerCase();
+      if (name !== undefined && (FOREIGN_ELEMENTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name))) selfClosing.pop();
       if (name !== undefined && (openCount.get(name) ?? 0) > 0) {
         while (stack.at(-1) !== name) pop();
         pop();
+      } else if ((name === 'p' || name === 'br') && stack.length + 1 > maxDepth) {
+        // An end tag without its element stands for an empty one there.
+        return true;
       }
       position = skipPast(html, '>', position + 2);
     } else {
@@ -74,18 +82,20 @@ export function nestsDeeperThan(html: string, maxDepth: number): boolean {
         position = html.indexOf('<', position + 1);
         continue;
       }
-      const end = tagEnd(html, position + 1 + name.length);
-      const selfClosing = foreign > 0 && html.charCodeAt(end - 2) === 0x2f; /* / */
+      const { end, selfClosing: written } = scanTag(html, position + 1 + name.length);
       const implied = OPEN_IMPLIES_CLOSE.get(name);
       while (implied && stack.length > 0 && implied.has(stack.at(-1)!)) pop();
       position = end;
-      if (!VOID_ELEMENTS.has(name) && !selfClosing) {
+      if (VOID_ELEMENTS.has(name)) {
+        if (stack.length + 1 > maxDepth) return true;
+      } else {
         push(name);
         if (stack.length > maxDepth) return true;
-        if (RAW_TEXT_ELEMENTS.has(name)) {
+        if (written && selfClosing.at(-1)) pop();
+        // htmlparser2 reads the content of <script/> as markup, not as text.
+        else if (RAW_TEXT_ELEMENTS.has(name) && !written) {
           const close = indexOfIgnoringCase(html, `</${name}`, end);
           position = close === -1 ? html.length : close;
-          continue;
         }
       }
     }
@@ -94,24 +104,30 @@ export function nestsDeeperThan(html: string, maxDepth: number): boolean {
   return false;
 }
 
-/** The position after `>` ending a start tag whose attributes start at `from`; a quoted value may hold `>`. */
-function tagEnd(html: string, from: number): number {
+/**
+ * Where a start tag whose attributes start at `from` ends (after its `>`; a
+ * quoted value may hold `>`), and whether it is written self-closing: `/>`
+ * outside an attribute value (in `<a href=/>` the slash is the value).
+ */
+function scanTag(html: string, from: number): { end: number; selfClosing: boolean } {
   for (let position = from; position < html.length; position++) {
     const code = html.charCodeAt(position);
-    if (code === 0x3e /* > */) return position + 1;
+    if (code === 0x3e /* > */) return { end: position + 1, selfClosing: position > from && html.charCodeAt(position - 1) === 0x2f };
     if (code !== 0x3d /* = */) continue;
     let value = position + 1;
     while (value < html.length && isSpace(html.charCodeAt(value))) value++;
     const quote = html.charCodeAt(value);
     if (quote === 0x22 /* " */ || quote === 0x27 /* ' */) {
       const close = html.indexOf(html[value], value + 1);
-      if (close === -1) return html.length;
+      if (close === -1) return { end: html.length, selfClosing: false };
       position = close;
-    } else {
-      position = value - 1;
+      continue;
     }
+    while (value < html.length && !isSpace(html.charCodeAt(value)) && html.charCodeAt(value) !== 0x3e) value++;
+    if (value < html.length && html.charCodeAt(value) === 0x3e) return { end: value + 1, selfClosing: false };
+    position = value;
   }
-  return html.length;
+  return { end: html.length, selfClosing: false };
 }
 
 function isSpace(code: number): boolean {

@@ -88,6 +88,9 @@ describe('loader sources', () => {
     // Implied end tags, void elements and SVG's self-closing tags do not nest.
     const flat = '<p>a'.repeat(500) + '<br><img src=x>'.repeat(500) + '<svg>' + '<path d="M0"/>'.repeat(500) + '</svg>';
     expect((await loadHtml({ data: flat, name: 'flat.html' }, { maxNestingDepth: 10 }))[0].text).toContain('a');
+    // Within SVG, an HTML integration point (foreignObject) makes <div/> an opening tag again, as html-to-text parses it.
+    const selfClosingDivs = `<svg><foreignObject>${'<div/>'.repeat(200)}x</foreignObject></svg>`;
+    await expect(loadHtml({ data: selfClosingDivs, name: 'svg.html' })).rejects.toBeInstanceOf(DocumentLimitError);
     await expect(loadHtml({ data: `<p title='>'>${divs(20)}`, name: 'quoted.html' }, { maxNestingDepth: 10 })).rejects.toBeInstanceOf(
       DocumentLimitError,
     );
