@@ -1,4 +1,6 @@
+import type { Token } from 'marked';
 import type { Document } from '../document/document.ts';
+import { ComponentError } from '../errors/component-error.ts';
 import { limitError } from './document-limits.ts';
 import { importParser } from './import-parser.ts';
 import { markdownBlockRanges, markdownNestsDeeperThan } from './markdown-blocks.ts';
@@ -56,7 +58,14 @@ export async function loadMarkdown(source: LoaderSource, options: MarkdownLoader
   for (const range of markdownBlockRanges(body)) {
     loaderOptions.abortSignal?.throwIfAborted();
     let offset = frontMatter.length + range.start - range.prefix.length;
-    for (const token of new Lexer().blockTokens(range.prefix + body.slice(range.start, range.end), [])) {
+    let tokens: Token[];
+    try {
+      tokens = new Lexer().blockTokens(range.prefix + body.slice(range.start, range.end), []);
+    } catch (error) {
+      // marked fails on some malformed nesting (a TypeError on "* a\n  >1) b\nc"): a parse error of this document.
+      throw new ComponentError({ component: COMPONENT, operation: `parse ${id}`, cause: error });
+    }
+    for (const token of tokens) {
       if (token.type === 'heading') headings.push({ depth: token.depth, text: token.text, offset });
       offset += token.raw.length;
     }

@@ -60,37 +60,39 @@ function isClosingFence(fenceLine: string, closer: string): boolean {
 
 /**
  * An upper bound of the nesting of block quotes and lists in a Markdown text,
- * from one pass over its lines: the `>` and list markers that open a line, plus
- * one level per two columns of indentation before them (a nested list item is
- * indented at least two columns past its parent's). Deeper nesting makes the
- * lexer recurse once per level, each time over the whole nested text.
+ * from one pass over its lines. A line nests as deep as the `>` and list
+ * markers that open it, plus one level per two columns of indentation among
+ * them (a nested list item is indented at least two columns past its
+ * parent's), plus what the lines before it in the same block nest: marked
+ * continues a quote's or list's paragraph lazily, with the next line's own
+ * containers nested inside. Deeper nesting makes the lexer recurse once per
+ * level, each time over the whole nested text.
  */
 export function markdownNestsDeeperThan(text: string, maxDepth: number): boolean {
+  // The deepest line of the current block (since the last blank line).
+  let blockDepth = 0;
   for (let line = 0; line < text.length;) {
     const newline = text.indexOf('\n', line);
     const end = newline === -1 ? text.length : newline;
-    let depth = 0;
+    let markers = 0;
     let columns = 0;
     let position = line;
-    for (;;) {
+    for (; position < end;) {
       const code = text.charCodeAt(position);
-      if (code === 0x20 /* space */) {
-        columns++;
-        position++;
-      } else if (code === 0x09 /* tab */) {
-        columns += 4;
-        position++;
-      } else if (code === 0x3e /* > */) {
-        depth++;
-        position++;
-      } else {
-        const marker = position < end ? LIST_MARKER.exec(text.slice(position, Math.min(end, position + 11))) : null;
+      if (code === 0x20 /* space */) columns++;
+      else if (code === 0x09 /* tab */) columns += 4;
+      else if (code === 0x3e /* > */) markers++;
+      else {
+        const marker = LIST_MARKER.exec(text.slice(position, Math.min(end, position + 11)));
         if (marker === null) break;
-        depth++;
-        position += marker[0].length;
+        markers++;
+        position += marker[0].length - 1;
       }
-      if (depth > 0 && depth + Math.floor(columns / 2) > maxDepth) return true;
+      position++;
     }
+    const depth = markers === 0 ? 0 : markers + Math.floor(columns / 2);
+    if (depth + blockDepth > maxDepth) return true;
+    blockDepth = position === end && markers === 0 ? 0 : Math.max(blockDepth, depth);
     line = end + 1;
   }
   return false;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ComponentError } from '../../src/errors/index.ts';
 import { loadMarkdown } from '../../src/loaders/index.ts';
 
 const markdown = [
@@ -78,5 +79,11 @@ describe('loadMarkdown', () => {
     const headings = document.metadata.headings as { text: string; offset: number }[];
     expect(headings.map((heading) => heading.text)).toEqual(['One', 'Two', 'Three']);
     for (const heading of headings) expect(text.slice(heading.offset)).toMatch(new RegExp(`^#+ ${heading.text}\n`));
+  });
+
+  it('reports a text marked cannot lex as a markdown-loader ComponentError, not a TypeError', async () => {
+    const failure = await loadMarkdown({ data: '* text\n  >10) text\ntext', name: 'odd.md' }).catch((error: unknown) => error);
+    expect(ComponentError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/^markdown-loader: parse odd.md failed: /);
   });
 });
