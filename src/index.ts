@@ -13,6 +13,7 @@ export {
   AdvisorTimeoutError,
   AppendConflictError,
   ComponentError,
+  DocumentLimitError,
   MemoryAppendUnknownError,
   UnloadedMessageError,
 } from './errors/index.ts';

@@ -3,6 +3,7 @@ import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import type { Document } from '../document/document.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { DocumentLimitError } from '../errors/document-limit-error.ts';
 import type { VectorStore } from '../retrieval/vector-store.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 import { contentHash } from './content-hash.ts';
@@ -47,6 +48,12 @@ export interface IngestOptions {
    * and added, and nothing is deleted.
    */
   manifest?: IngestionManifest;
+  /**
+   * Most chunks one document may split into; a document that splits into more
+   * fails the run with a `DocumentLimitError` naming it, before anything is
+   * embedded. Default 100,000.
+   */
+  maxChunksPerDocument?: number;
   /** Chunks per `embedMany` call and per `store.add`. Default 64. */
   batchSize?: number;
   /** Batches in flight at once. Default 2. */
@@ -98,7 +105,9 @@ const COMPONENT = 'ingest';
  * its new version no longer has are deleted, so a shortened document leaves no
  * stale chunks behind.
  *
- * Errors: bad options throw `AdvisorArgumentError` before anything is called; a
+ * Errors: bad options throw `AdvisorArgumentError` before anything is called, and
+ * a document that splits into more than `maxChunksPerDocument` chunks a
+ * `DocumentLimitError` before anything is embedded; a
  * failed embedding (after retries), store or manifest call becomes a
  * `ComponentError` for `embedding-model`, `vector-store` or `ingestion-manifest`;
  * an abort rejects with the signal's reason.
@@ -119,7 +128,7 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
   const { abortSignal, onProgress, manifest } = settings;
   abortSignal?.throwIfAborted();
 
-  const { chunks, chunkIdsByDocument } = await splitByDocument(settings.documents, settings.splitter);
+  const { chunks, chunkIdsByDocument } = await splitByDocument(settings);
   onProgress?.({ phase: 'split', done: settings.documents.length, total: settings.documents.length });
 
   const unique = uniqueHashedChunks(chunks);
@@ -186,7 +195,14 @@ export async function ingest(options: IngestOptions): Promise<IngestResult> {
 type IngestSettings = Required<
   Pick<
     IngestOptions,
-    'batchSize' | 'concurrency' | 'maxRetries' | 'initialRetryDelayMs' | 'embeddingTimeoutMs' | 'storeTimeoutMs' | 'onBatchError'
+    | 'maxChunksPerDocument'
+    | 'batchSize'
+    | 'concurrency'
+    | 'maxRetries'
+    | 'initialRetryDelayMs'
+    | 'embeddingTimeoutMs'
+    | 'storeTimeoutMs'
+    | 'onBatchError'
   >
 > &
   IngestOptions;
@@ -200,6 +216,7 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
       'embeddingModel',
       'store',
       'manifest',
+      'maxChunksPerDocument',
       'batchSize',
       'concurrency',
       'maxRetries',
@@ -213,6 +230,7 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
     ],
   });
   const settings = {
+    maxChunksPerDocument: 100_000,
     batchSize: 64,
     concurrency: 2,
     maxRetries: 2,
@@ -234,6 +252,7 @@ function validateIngestOptions(options: IngestOptions): IngestSettings {
   requireMethods('store', settings.store, settings.manifest === undefined ? ['add'] : ['add', 'delete']);
   if (settings.splitter !== undefined) requireMethods('splitter', settings.splitter, ['split']);
   if (settings.manifest !== undefined) requireMethods('manifest', settings.manifest, INGESTION_MANIFEST_METHODS);
+  checkPositiveInteger(settings.maxChunksPerDocument, { component: COMPONENT, argument: 'maxChunksPerDocument' });
   checkPositiveInteger(settings.batchSize, { component: COMPONENT, argument: 'batchSize' });
   checkPositiveInteger(settings.concurrency, { component: COMPONENT, argument: 'concurrency' });
   checkNonNegativeInteger(settings.maxRetries, { component: COMPONENT, argument: 'maxRetries' });
@@ -263,18 +282,30 @@ function requireMethods(argument: string, value: unknown, methods: readonly stri
 
 /**
  * Splits each document on its own, so every chunk is known to belong to the
- * document it came from (the manifest's record of a document's chunks).
+ * document it came from (the manifest's record of a document's chunks), and
+ * holds each to `maxChunksPerDocument`.
  */
-async function splitByDocument(
-  documents: readonly Document[],
-  splitter: DocumentSplitter | undefined,
-): Promise<{ chunks: Document[]; chunkIdsByDocument: Map<string, string[]> }> {
+async function splitByDocument({
+  documents,
+  splitter,
+  maxChunksPerDocument,
+}: IngestSettings): Promise<{ chunks: Document[]; chunkIdsByDocument: Map<string, string[]> }> {
   const chunks: Document[] = [];
   const chunkIdsByDocument = new Map<string, string[]>();
   for (const document of documents) {
     const documentChunks = splitter ? await splitter.split([document]) : [document];
     assertDocuments(COMPONENT, documentChunks);
-    chunks.push(...documentChunks);
+    if (documentChunks.length > maxChunksPerDocument) {
+      throw new DocumentLimitError({
+        component: COMPONENT,
+        source: document.id,
+        limit: 'maxChunksPerDocument',
+        max: maxChunksPerDocument,
+        message: `splits into ${documentChunks.length.toLocaleString('en')} chunks`,
+      });
+    }
+    // A loop, not push(...documentChunks): spreading a huge array into a call overflows the stack.
+    for (const chunk of documentChunks) chunks.push(chunk);
     // A document given twice keeps the chunks of both.
     const ids = new Set(chunkIdsByDocument.get(document.id));
     for (const chunk of documentChunks) ids.add(chunk.id);

@@ -43,7 +43,8 @@ export async function removeStaleChunks({
     const current = new Set(chunkIds);
     const complete = !chunkIds.some((id) => failedChunkIds.has(id));
     const gone = recorded.filter((id) => !current.has(id));
-    if (complete) stale.push(...gone);
+    // A loop, not push(...gone): spreading a huge array into a call overflows the stack.
+    if (complete) for (const id of gone) stale.push(id);
     const next = complete ? chunkIds : [...chunkIds, ...gone];
     if (next.length !== recorded.length || next.some((id, index) => id !== recorded[index])) updates.set(documentId, next);
   }

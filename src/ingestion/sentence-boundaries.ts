@@ -45,17 +45,18 @@ export function sentenceBoundary(component: string, options: SentenceSegmentatio
 
 /** The sentences of `text` as trimmed, non-empty ranges. */
 export function sentenceRanges(text: string, boundary: TextBoundary): TextRange[] {
-  return rangesBetweenCuts(text.length, boundary(text))
-    .map((range) => trimRange(text, range))
-    .filter((range) => range.end > range.start);
+  const ranges: TextRange[] = [];
+  for (const range of rangesBetweenCuts(text.length, boundary(text))) {
+    const trimmed = trimRange(text, range);
+    if (trimmed.end > trimmed.start) ranges.push(trimmed);
+  }
+  return ranges;
 }
 
 /** Word boundaries by `Intl.Segmenter`, which also segments CJK text without spaces. */
 export function wordBoundary(locale: string | undefined): TextBoundary {
   const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
-  return (text) => {
-    const cuts: number[] = [];
-    for (const { index } of segmenter.segment(text)) if (index > 0) cuts.push(index);
-    return cuts;
+  return function* (text) {
+    for (const { index } of segmenter.segment(text)) if (index > 0) yield index;
   };
 }

@@ -7,9 +7,10 @@ export interface TextRange {
 /**
  * Where a text may be cut: positions strictly inside the text, ascending. Each
  * piece keeps its separator at its end, so pieces are exact slices and chunk
- * offsets stay true to the source.
+ * offsets stay true to the source. An iterable, so that cutting a long text at
+ * every character never holds a position per character.
  */
-export type TextBoundary = (text: string) => number[];
+export type TextBoundary = (text: string) => Iterable<number>;
 
 /** Measures a piece of text: characters, tokens, or any unit `chunkSize` is expressed in. */
 export type LengthFunction = (text: string) => number;
@@ -43,26 +44,31 @@ interface MeasuredRange extends TextRange {
  * each next chunk with up to `chunkOverlap` of the previous chunk's tail.
  * Chunks are trimmed of surrounding whitespace; blank chunks are dropped. A piece
  * that no boundary can cut stays whole, even when larger than `chunkSize`.
+ *
+ * Pieces are produced and packed one at a time: memory holds the chunks and the
+ * pieces of one chunk, not a piece per character of a text without separators.
  */
 export function chunkRanges(text: string, options: ChunkRangeOptions): TextRange[] {
-  const pieces: MeasuredRange[] = [];
-  collectPieces(text, options.measure(text), { start: 0, end: text.length }, 0, options, pieces);
-  return packPieces(pieces, options)
-    .map((range) => trimRange(text, range))
-    .filter((range) => range.end > range.start);
+  const chunks: TextRange[] = [];
+  const measure = options.measure(text);
+  const pieces = collectPieces(text, measure, { start: 0, end: text.length, size: measure(0, text.length) }, 0, options);
+  for (const range of packPieces(pieces, options)) {
+    const trimmed = trimRange(text, range);
+    if (trimmed.end > trimmed.start) chunks.push(trimmed);
+  }
+  return chunks;
 }
 
 /** Splits at the given cut positions into contiguous pieces covering the whole text. */
-export function rangesBetweenCuts(length: number, cuts: readonly number[]): TextRange[] {
-  const ranges: TextRange[] = [];
+export function* rangesBetweenCuts(length: number, cuts: Iterable<number>): Generator<TextRange> {
   let start = 0;
-  for (const cut of [...cuts, length]) {
+  for (const cut of cuts) {
     if (cut > start) {
-      ranges.push({ start, end: cut });
+      yield { start, end: cut };
       start = cut;
     }
   }
-  return ranges;
+  if (length > start) yield { start, end: length };
 }
 
 export function trimRange(text: string, { start, end }: TextRange): TextRange {
@@ -84,13 +90,13 @@ export function separatorBoundary(separator: string | RegExp): TextBoundary {
     typeof separator === 'string'
       ? new RegExp(escapeRegExp(separator), 'g')
       : new RegExp(separator.source, separator.flags.includes('g') ? separator.flags : `${separator.flags}g`);
-  return (text) => {
-    const cuts: number[] = [];
+  return function* (text) {
+    let previous = -1;
     for (const match of text.matchAll(pattern)) {
       const cut = match.index + match[0].trimEnd().length;
-      if (cut > 0 && cut < text.length && cuts.at(-1) !== cut) cuts.push(cut);
+      if (cut > 0 && cut < text.length && cut !== previous) yield cut;
+      previous = cut;
     }
-    return cuts;
   };
 }
 
@@ -98,57 +104,65 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function codePointCuts(text: string): number[] {
-  const cuts: number[] = [];
-  let position = 0;
-  for (const codePoint of text) {
-    position += codePoint.length;
-    if (position < text.length) cuts.push(position);
+function* codePointCuts(text: string): Generator<number> {
+  for (let position = 0; position < text.length;) {
+    const code = text.charCodeAt(position);
+    position += code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(position + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    if (position < text.length) yield position;
   }
-  return cuts;
 }
 
-function collectPieces(
+/** Yields `range` if it fits, else the pieces of it cut at the coarsest boundary from `level` on that occurs in it. */
+function* collectPieces(
   text: string,
   measure: RangeMeasure,
-  range: TextRange,
+  range: MeasuredRange,
   level: number,
   options: ChunkRangeOptions,
-  pieces: MeasuredRange[],
-): void {
-  const size = measure(range.start, range.end);
-  if (size <= options.chunkSize) {
-    pieces.push({ ...range, size });
+): Generator<MeasuredRange> {
+  if (range.size <= options.chunkSize) {
+    yield range;
     return;
   }
   const slice = text.slice(range.start, range.end);
   for (let next = level; next < options.boundaries.length; next++) {
-    const cuts = options.boundaries[next](slice);
-    if (cuts.length === 0) continue;
-    for (const piece of rangesBetweenCuts(slice.length, cuts)) {
-      collectPieces(text, measure, { start: range.start + piece.start, end: range.start + piece.end }, next + 1, options, pieces);
+    let cut = false;
+    for (const piece of rangesBetweenCuts(slice.length, options.boundaries[next](slice))) {
+      // Cuts lie strictly inside the slice: a first piece that reaches its end means this boundary does not occur.
+      if (piece.start === 0 && piece.end === slice.length) break;
+      cut = true;
+      const start = range.start + piece.start;
+      const end = range.start + piece.end;
+      const size = measure(start, end);
+      if (size <= options.chunkSize) yield { start, end, size };
+      else yield* collectPieces(text, measure, { start, end, size }, next + 1, options);
     }
-    return;
+    if (cut) return;
   }
-  pieces.push({ ...range, size });
+  yield range;
 }
 
-function packPieces(pieces: readonly MeasuredRange[], { chunkSize, chunkOverlap }: ChunkRangeOptions): TextRange[] {
-  const chunks: TextRange[] = [];
+/** Packs pieces into chunks, holding only the pieces of the chunk being packed. */
+function* packPieces(pieces: Iterable<MeasuredRange>, { chunkSize, chunkOverlap }: ChunkRangeOptions): Generator<TextRange> {
+  let window: MeasuredRange[] = [];
   let first = 0;
   let windowSize = 0;
-  pieces.forEach((piece, index) => {
-    if (index > first && windowSize + piece.size > chunkSize) {
-      chunks.push({ start: pieces[first].start, end: pieces[index - 1].end });
-      while (first < index && (windowSize > chunkOverlap || windowSize + piece.size > chunkSize)) {
-        windowSize -= pieces[first].size;
+  for (const piece of pieces) {
+    if (window.length > first && windowSize + piece.size > chunkSize) {
+      yield { start: window[first].start, end: window[window.length - 1].end };
+      while (window.length > first && (windowSize > chunkOverlap || windowSize + piece.size > chunkSize)) {
+        windowSize -= window[first].size;
         first++;
       }
+      if (first > 1024 && first * 2 > window.length) {
+        window = window.slice(first);
+        first = 0;
+      }
     }
+    window.push(piece);
     windowSize += piece.size;
-  });
-  if (first < pieces.length) chunks.push({ start: pieces[first].start, end: pieces[pieces.length - 1].end });
-  return chunks;
+  }
+  if (window.length > first) yield { start: window[first].start, end: window[window.length - 1].end };
 }
 
 function isWhitespace(code: number): boolean {

@@ -4,6 +4,7 @@
  * @module ai-advisors/loaders
  */
 export type { LoaderOptions, LoaderSource } from './read-source.ts';
+export { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits.ts';
 export { loadText } from './load-text.ts';
 export { loadMarkdown, type MarkdownHeading, type MarkdownLoaderOptions } from './load-markdown.ts';
 export { loadHtml } from './load-html.ts';

@@ -11,7 +11,8 @@ import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type Lo
  * const [page] = await loadHtml({ data: await response.text(), name: 'pricing.html' });
  */
 export async function loadHtml(source: LoaderSource, options: LoaderOptions = {}): Promise<Document[]> {
-  const { bytes, id, metadataWith } = await readSource('html-loader', source, options, LOADER_OPTION_KEYS);
-  const { text, title } = await htmlToPlainText('html-loader', decodeText(bytes));
-  return [{ id, text, metadata: metadataWith({ mediaType: 'text/html', title }) }];
+  const { bytes, id, limits, metadataWith } = await readSource('html-loader', source, options, LOADER_OPTION_KEYS);
+  const html = decodeText(bytes, limits);
+  const { text, title, truncated } = await htmlToPlainText(html.text, limits);
+  return [{ id, text, metadata: metadataWith({ mediaType: 'text/html', title, truncated: html.truncated ?? truncated }) }];
 }

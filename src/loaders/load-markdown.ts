@@ -1,5 +1,9 @@
+import type { Token } from 'marked';
 import type { Document } from '../document/document.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { limitError } from './document-limits.ts';
 import { importParser } from './import-parser.ts';
+import { markdownBlockRanges, markdownNestsDeeperThan } from './markdown-blocks.ts';
 import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type LoaderSource } from './read-source.ts';
 import { checkBoolean } from '../util/check-options.ts';
 
@@ -25,9 +29,14 @@ const COMPONENT = 'markdown-loader';
 
 /**
  * Loads Markdown, keeping the Markdown text (line endings normalised to `\n`).
- * Headings are found with `marked`'s lexer (so `#` lines inside code blocks are
+ * Headings are found with `marked`'s block lexer (so `#` lines inside code blocks are
  * not headings); the first level-1 heading becomes `title`. A leading YAML front
  * matter block is kept in the text but not read as headings.
+ *
+ * The lexer's work is bounded: nesting of quotes and lists is checked against
+ * `maxNestingDepth` by a linear scan first, inline syntax is never lexed (only
+ * headings are needed), and a text over 256 KiB is lexed in slices of at most
+ * that, cut after blank lines outside fenced code.
  *
  * @example
  * const sections = await loadMarkdown('README.md', { sections: true });
@@ -35,19 +44,35 @@ const COMPONENT = 'markdown-loader';
 export async function loadMarkdown(source: LoaderSource, options: MarkdownLoaderOptions = {}): Promise<Document[]> {
   const { sections = false, ...loaderOptions } = options ?? {};
   checkBoolean(sections, { component: COMPONENT, argument: 'sections' });
-  const { bytes, id, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
-  const { marked } = await importParser(COMPONENT, 'marked', () => import('marked'));
-  const text = decodeText(bytes).replace(/\r\n?/g, '\n');
+  const { bytes, id, limits, metadataWith } = await readSource(COMPONENT, source, loaderOptions, LOADER_OPTION_KEYS);
+  const { Lexer } = await importParser(COMPONENT, 'marked', () => import('marked'));
+  const decoded = decodeText(bytes, limits);
+  const { truncated } = decoded;
+  const text = decoded.text.replace(/\r\n?/g, '\n');
+  if (markdownNestsDeeperThan(text, limits.maxNestingDepth)) {
+    throw limitError(limits, 'maxNestingDepth', 'nests Markdown quotes and lists deeper than that');
+  }
   const frontMatter = /^---\n[\s\S]*?\n---\n/.exec(text)?.[0] ?? '';
   const headings: MarkdownHeading[] = [];
-  let offset = frontMatter.length;
-  for (const token of marked.lexer(text.slice(frontMatter.length))) {
-    if (token.type === 'heading') headings.push({ depth: token.depth, text: token.text, offset });
-    offset += token.raw.length;
+  const body = text.slice(frontMatter.length);
+  for (const range of markdownBlockRanges(body)) {
+    loaderOptions.abortSignal?.throwIfAborted();
+    let offset = frontMatter.length + range.start - range.prefix.length;
+    let tokens: Token[];
+    try {
+      tokens = new Lexer().blockTokens(range.prefix + body.slice(range.start, range.end), []);
+    } catch (error) {
+      // marked fails on some malformed nesting (a TypeError on "* a\n  >1) b\nc"): a parse error of this document.
+      throw new ComponentError({ component: COMPONENT, operation: `parse ${id}`, cause: error });
+    }
+    for (const token of tokens) {
+      if (token.type === 'heading') headings.push({ depth: token.depth, text: token.text, offset });
+      offset += token.raw.length;
+    }
   }
   const title = headings.find((heading) => heading.depth === 1)?.text;
   const mediaType = 'text/markdown';
-  if (!sections) return [{ id, text, metadata: metadataWith({ mediaType, title, headings }) }];
+  if (!sections) return [{ id, text, metadata: metadataWith({ mediaType, title, headings, truncated }) }];
 
   const starts = [0, ...headings.map((heading) => heading.offset)];
   const documents: Document[] = [];
@@ -70,6 +95,7 @@ export async function loadMarkdown(source: LoaderSource, options: MarkdownLoader
         section: heading?.text,
         headingPath: path.map((entry) => entry.text),
         startOffset: start + raw.length - raw.trimStart().length,
+        truncated,
       }),
     });
   });

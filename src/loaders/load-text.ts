@@ -8,6 +8,7 @@ import { decodeText, LOADER_OPTION_KEYS, readSource, type LoaderOptions, type Lo
  * const [notes] = await loadText('notes.txt');
  */
 export async function loadText(source: LoaderSource, options: LoaderOptions = {}): Promise<Document[]> {
-  const { bytes, id, metadataWith } = await readSource('text-loader', source, options, LOADER_OPTION_KEYS);
-  return [{ id, text: decodeText(bytes), metadata: metadataWith({ mediaType: 'text/plain' }) }];
+  const { bytes, id, limits, metadataWith } = await readSource('text-loader', source, options, LOADER_OPTION_KEYS);
+  const { text, truncated } = decodeText(bytes, limits);
+  return [{ id, text, metadata: metadataWith({ mediaType: 'text/plain', truncated }) }];
 }

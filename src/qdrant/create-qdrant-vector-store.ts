@@ -237,7 +237,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       const { embeddings } = await callEmbedding('embed documents', abortSignal, (signal) =>
         embedMany({ model: embeddingModel, values, maxRetries, abortSignal: signal, telemetry: INTERNAL_CALL_TELEMETRY }),
       );
-      vectors.push(...embeddings);
+      for (const embedding of embeddings) vectors.push(embedding);
     }
     return vectors;
   }

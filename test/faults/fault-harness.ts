@@ -48,14 +48,14 @@ export interface ScenarioExit {
 /**
  * Runs a scenario script (TypeScript, through tsx) in a process of its own and waits for it to exit on its own, or
  * kills it after `killAfterMs`: a scenario that leaves a timer or a socket behind never exits, and shows as killed.
- * `onStdout` sees the output so far whenever it grows.
+ * `onStdout` sees the output so far whenever it grows; `nodeArgs` go to Node before the script (e.g. a heap limit).
  */
 export function runScenario(
   script: string,
   args: readonly string[],
-  { killAfterMs, onStdout }: { killAfterMs: number; onStdout?: (stdout: string) => void },
+  { killAfterMs, onStdout, nodeArgs = [] }: { killAfterMs: number; onStdout?: (stdout: string) => void; nodeArgs?: readonly string[] },
 ): Promise<ScenarioExit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {

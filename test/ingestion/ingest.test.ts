@@ -2,7 +2,7 @@ import { APICallError } from 'ai';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { Document } from '../../src/document/document.ts';
-import { ComponentError, AdvisorArgumentError } from '../../src/errors/index.ts';
+import { ComponentError, AdvisorArgumentError, DocumentLimitError } from '../../src/errors/index.ts';
 import {
   createInMemoryIngestionManifest,
   createRecursiveCharacterSplitter,
@@ -286,6 +286,7 @@ describe('ingest', () => {
     const store = recordingStore();
     const invalid = [
       { batchSize: 0 },
+      { maxChunksPerDocument: 0 },
       { concurrency: 1.5 },
       { maxRetries: -1 },
       { embeddingTimeoutMs: 0 },
@@ -305,5 +306,26 @@ describe('ingest', () => {
     }
     expect(calls).toEqual([]);
     expect(store.added).toEqual([]);
+  });
+
+  it('refuses a document that splits into more than maxChunksPerDocument chunks before embedding anything', async () => {
+    const { model, calls } = mockModel();
+    const store = recordingStore();
+    const splitter = createRecursiveCharacterSplitter({ chunkSize: 10 });
+    const long = { id: 'long', text: 'word '.repeat(100), metadata: {} };
+    const failure = await ingest({
+      documents: [documents[0], long],
+      splitter,
+      embeddingModel: model,
+      store,
+      maxChunksPerDocument: 20,
+    }).catch((error: unknown) => error);
+    expect(DocumentLimitError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ component: 'ingest', source: 'long', limit: 'maxChunksPerDocument', max: 20 });
+    expect((failure as Error).message).toBe('ingest: invalid source: "long" splits into 50 chunks (maxChunksPerDocument: 20)');
+    expect(calls).toEqual([]);
+    expect(store.added).toEqual([]);
+    const result = await ingest({ documents: [long], splitter, embeddingModel: model, store, maxChunksPerDocument: 50 });
+    expect(result.added).toBe(50);
   });
 });

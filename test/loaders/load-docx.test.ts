@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ComponentError } from '../../src/errors/index.ts';
+import { ComponentError, DocumentLimitError } from '../../src/errors/index.ts';
 import { DOCX_MEDIA_TYPE, loadDocx } from '../../src/loaders/index.ts';
 import { makeDocx } from './make-fixtures.ts';
 
@@ -14,5 +14,24 @@ describe('loadDocx', () => {
 
   it('reports bytes that are not a DOCX as a docx-loader ComponentError', async () => {
     await expect(loadDocx({ data: 'plain text', name: 'fake.docx' })).rejects.toBeInstanceOf(ComponentError);
+  });
+
+  it('refuses a DOCX whose XML parts inflate past maxDecompressedBytes before mammoth reads it', async () => {
+    const bytes = await makeDocx('Travel Policy', ['Book economy class.']);
+    const failure = await loadDocx({ data: bytes, name: 'policy.docx' }, { maxDecompressedBytes: 1000 }).catch((error: unknown) => error);
+    expect(DocumentLimitError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /^docx-loader: invalid source: "policy.docx" declares [\d,]+ bytes when inflated \(maxDecompressedBytes: 1,000\)$/,
+    );
+  });
+
+  it('holds the HTML and text to maxCharacters, or cuts them with onLimit: truncate', async () => {
+    const bytes = await makeDocx('Travel Policy', ['Book economy class.']);
+    await expect(loadDocx({ data: bytes, name: 'policy.docx' }, { maxCharacters: 40 })).rejects.toThrow(
+      /"policy.docx" has 48 characters of HTML \(maxCharacters: 40\)$/,
+    );
+    const [document] = await loadDocx({ data: bytes, name: 'policy.docx' }, { maxCharacters: 40, onLimit: 'truncate' });
+    expect(document.text).toMatch(/^Travel Policy\s+Book economy cl$/);
+    expect(document.metadata.truncated).toEqual({ limit: 'maxCharacters', max: 40 });
   });
 });

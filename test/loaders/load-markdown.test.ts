@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ComponentError } from '../../src/errors/index.ts';
 import { loadMarkdown } from '../../src/loaders/index.ts';
 
 const markdown = [
@@ -67,5 +68,22 @@ describe('loadMarkdown', () => {
 
   it('rejects a non-boolean sections option', async () => {
     await expect(loadMarkdown(source, { sections: 'yes' as never })).rejects.toThrow(/sections/);
+  });
+
+  it('finds the headings of a text over 256 KiB, lexed in slices, as in one piece, never inside fenced code', async () => {
+    const filler = `${'A line of prose that goes on for a while.\n'.repeat(3000)}\n`;
+    const code = `\`\`\`sh\n${'# a shell comment, not a heading\n'.repeat(14_000)}\`\`\`\n\n`;
+    const text = `# One\n\n${filler}## Two\n\n${code}${filler}## Three\n\n${filler}`;
+    expect(text.length).toBeGreaterThan(3 * 256 * 1024);
+    const [document] = await loadMarkdown({ data: text, name: 'long.md' });
+    const headings = document.metadata.headings as { text: string; offset: number }[];
+    expect(headings.map((heading) => heading.text)).toEqual(['One', 'Two', 'Three']);
+    for (const heading of headings) expect(text.slice(heading.offset)).toMatch(new RegExp(`^#+ ${heading.text}\n`));
+  });
+
+  it('reports a text marked cannot lex as a markdown-loader ComponentError, not a TypeError', async () => {
+    const failure = await loadMarkdown({ data: '* text\n  >10) text\ntext', name: 'odd.md' }).catch((error: unknown) => error);
+    expect(ComponentError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/^markdown-loader: parse odd.md failed: /);
   });
 });
