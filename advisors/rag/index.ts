@@ -49,6 +49,10 @@ export {
   type ParentLookup,
   type ParentLookupOptions,
 } from './post-processing/auto-merging-post-processor.ts';
+export {
+  createSimilarityCutoffPostProcessor,
+  type SimilarityCutoffPostProcessorOptions,
+} from './post-processing/similarity-cutoff-post-processor.ts';
 export { createDocumentInjector, type DocumentInjector, type DocumentInjectorOptions } from './injection/document-injector.ts';
 export { DEFAULT_NO_CONTEXT_ANSWER, DEFAULT_NO_CONTEXT_TEMPLATE, type NoContextPolicy } from './injection/no-context-policy.ts';
 export type { DocumentRef, RerankTrace, RetrievalTrace } from './retrieval-trace.ts';

@@ -4,6 +4,7 @@ import {
   createDedupePostProcessor,
   createLostInTheMiddleReorder,
   createSentenceWindowExpander,
+  createSimilarityCutoffPostProcessor,
 } from '../../../advisors/rag/index.ts';
 import { ComponentError, type Document } from '../../../src/index.ts';
 import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../../../src/ingestion/index.ts';
@@ -97,6 +98,24 @@ describe('auto-merging post-processor', () => {
     await expect(failing.process([leaves[0]], input)).rejects.toThrow(ComponentError);
     expect(() => createAutoMergingPostProcessor({ parents: parentsById, threshold: 1 })).toThrow(/threshold/);
     expect(() => createAutoMergingPostProcessor({ parents: [] as never })).toThrow(/parents/);
+  });
+});
+
+describe('similarity cutoff', () => {
+  const hits = [doc('a', 'x', {}, 0.9), doc('b', 'x', {}, 0.3), doc('unscored', 'x'), doc('c', 'x', {}, 0.5)];
+
+  it('drops documents scoring below minScore, whatever produced them, keeping the order', async () => {
+    expect(ids(await createSimilarityCutoffPostProcessor({ minScore: 0.5 }).process(hits, input))).toEqual(['a', 'c']);
+  });
+
+  it('drops unscored documents unless told to keep them, and validates minScore', async () => {
+    expect(ids(await createSimilarityCutoffPostProcessor({ minScore: 0.5, unscored: 'keep' }).process(hits, input))).toEqual([
+      'a',
+      'unscored',
+      'c',
+    ]);
+    expect(() => createSimilarityCutoffPostProcessor({ minScore: Number.NaN })).toThrow(/minScore/);
+    expect(() => createSimilarityCutoffPostProcessor({ minScore: 0.5, unscored: 'maybe' as never })).toThrow(/unscored/);
   });
 });
 
