@@ -49,10 +49,12 @@ export {
   type ParentLookup,
   type ParentLookupOptions,
 } from './post-processing/auto-merging-post-processor.ts';
+export type { DocumentLookup, DocumentLookupOptions } from './post-processing/document-lookup.ts';
 export {
   createSimilarityCutoffPostProcessor,
   type SimilarityCutoffPostProcessorOptions,
 } from './post-processing/similarity-cutoff-post-processor.ts';
+export { createNeighborExpander, type NeighborExpanderOptions } from './post-processing/neighbor-expander.ts';
 export { createDocumentInjector, type DocumentInjector, type DocumentInjectorOptions } from './injection/document-injector.ts';
 export { DEFAULT_NO_CONTEXT_ANSWER, DEFAULT_NO_CONTEXT_TEMPLATE, type NoContextPolicy } from './injection/no-context-policy.ts';
 export type { DocumentRef, RerankTrace, RetrievalTrace } from './retrieval-trace.ts';

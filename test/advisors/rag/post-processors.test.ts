@@ -101,6 +101,37 @@ describe('auto-merging post-processor', () => {
   });
 });
 
+describe('auto-merging post-processor: filling gaps', () => {
+  const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [200, 12], separators: ['. '] }).splitHierarchy([
+    doc('memo', 'Step one. Step two. Step three. Step four. Step five.'),
+  ]);
+  const byId = (documents: readonly Document[]) => new Map(documents.map((document) => [document.id, document]));
+  const scored = (index: number, score: number) => ({ ...leaves[index], score });
+
+  it('fills in the chunk between two retrieved siblings (chunks 1 and 3 bring 2), after the later-ranked one, with their mean score', async () => {
+    const processor = createAutoMergingPostProcessor({ parents: byId(parents), threshold: 0.9, fillGaps: byId(leaves) });
+    const processed = await processor.process([scored(3, 0.9), doc('other', 'x'), scored(1, 0.5)], input);
+    expect(ids(processed)).toEqual([leaves[3].id, 'other', leaves[1].id, leaves[2].id]);
+    expect(processed[3].score).toBeCloseTo(0.7, 12);
+  });
+
+  it('fills before it checks the threshold, so the filled chunk can complete a merge', async () => {
+    const hits = [scored(0, 0.9), scored(2, 0.8)];
+    expect(ids(await createAutoMergingPostProcessor({ parents: byId(parents) }).process(hits, input))).toEqual(ids(hits));
+    const merged = await createAutoMergingPostProcessor({ parents: byId(parents), fillGaps: byId(leaves) }).process(hits, input);
+    expect(ids(merged)).toEqual([parents[0].id]);
+    expect(merged[0].metadata.mergedIds).toEqual(ids([leaves[0], leaves[2], leaves[1]]));
+  });
+
+  it('fills nothing across a gap of two chunks, or without the option', async () => {
+    const hits = [scored(0, 0.9), scored(3, 0.8)];
+    expect(ids(await createAutoMergingPostProcessor({ parents: byId(parents), fillGaps: byId(leaves) }).process(hits, input))).toEqual(
+      ids(hits),
+    );
+    expect(() => createAutoMergingPostProcessor({ parents: byId(parents), fillGaps: 'leaves' as never })).toThrow(/fillGaps/);
+  });
+});
+
 describe('similarity cutoff', () => {
   const hits = [doc('a', 'x', {}, 0.9), doc('b', 'x', {}, 0.3), doc('unscored', 'x'), doc('c', 'x', {}, 0.5)];
 
