@@ -55,6 +55,8 @@ export {
   type SimilarityCutoffPostProcessorOptions,
 } from './post-processing/similarity-cutoff-post-processor.ts';
 export { createNeighborExpander, type NeighborExpanderOptions } from './post-processing/neighbor-expander.ts';
+export { createFixedRecencyPostProcessor, type FixedRecencyPostProcessorOptions } from './post-processing/fixed-recency-post-processor.ts';
+export { createTimeWeightedPostProcessor, type TimeWeightedPostProcessorOptions } from './post-processing/time-weighted-post-processor.ts';
 export { createDocumentInjector, type DocumentInjector, type DocumentInjectorOptions } from './injection/document-injector.ts';
 export { DEFAULT_NO_CONTEXT_ANSWER, DEFAULT_NO_CONTEXT_TEMPLATE, type NoContextPolicy } from './injection/no-context-policy.ts';
 export type { DocumentRef, RerankTrace, RetrievalTrace } from './retrieval-trace.ts';

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   createAutoMergingPostProcessor,
   createDedupePostProcessor,
+  createFixedRecencyPostProcessor,
   createLostInTheMiddleReorder,
   createSentenceWindowExpander,
   createSimilarityCutoffPostProcessor,
+  createTimeWeightedPostProcessor,
 } from '../../../advisors/rag/index.ts';
 import { ComponentError, type Document } from '../../../src/index.ts';
 import { createHierarchicalSplitter, createSentenceWindowSplitter } from '../../../src/ingestion/index.ts';
@@ -147,6 +149,85 @@ describe('similarity cutoff', () => {
     ]);
     expect(() => createSimilarityCutoffPostProcessor({ minScore: Number.NaN })).toThrow(/minScore/);
     expect(() => createSimilarityCutoffPostProcessor({ minScore: 0.5, unscored: 'maybe' as never })).toThrow(/unscored/);
+  });
+});
+
+describe('fixed recency', () => {
+  // LlamaIndex test_base.py test_fixed_recency_postprocessor
+  it('keeps the newest document (LlamaIndex case)', async () => {
+    const nodes = [
+      doc('1', 'Hello world.', { date: '2020-01-01' }),
+      doc('2', 'This is a test.', { date: '2020-01-02' }),
+      doc('3', 'This is another test.', { date: '2020-01-03' }),
+      doc('4', 'This is a test v2.', { date: '2020-01-04' }),
+    ];
+    const [newest, ...rest] = await createFixedRecencyPostProcessor({ topK: 1 }).process(nodes, input);
+    expect(rest).toEqual([]);
+    expect(newest.text).toBe('This is a test v2.');
+  });
+
+  it('sorts newest first by any date key, reads Date, ISO strings and epoch milliseconds, and puts undated documents last', async () => {
+    const mixed = [
+      doc('undated', 'x'),
+      doc('march', 'x', { publishedAt: new Date('2024-03-01T00:00:00Z') }),
+      doc('may', 'x', { publishedAt: '2024-05-01' }),
+      doc('april', 'x', { publishedAt: Date.parse('2024-04-01T00:00:00Z') }),
+    ];
+    const processor = createFixedRecencyPostProcessor({ dateKey: 'publishedAt', topK: 10 });
+    expect(ids(await processor.process(mixed, input))).toEqual(['may', 'april', 'march', 'undated']);
+    expect(() => createFixedRecencyPostProcessor({ topK: 0 })).toThrow(/topK/);
+  });
+});
+
+describe('time-weighted', () => {
+  const hour = 3_600_000;
+  const now = new Date('2023-04-18T15:30:00Z');
+  const at = (time: string) => new Date(`2023-04-18T${time}:00Z`).toISOString();
+
+  it('scores similarity + (1 - decayRate) ** hoursPassed and sorts by it, keeping the similarity in metadata', async () => {
+    const processor = createTimeWeightedPostProcessor({ decayRate: 0.5, now: () => now });
+    const [first, second] = await processor.process(
+      [doc('old', 'x', { lastAccessedAt: now.getTime() - 2 * hour }, 0.5), doc('new', 'x', { lastAccessedAt: now.getTime() }, 0.2)],
+      input,
+    );
+    expect([first.id, first.score, first.metadata.similarityScore]).toEqual(['new', 1.2, 0.2]);
+    expect([second.id, second.score]).toEqual(['old', 0.75]);
+  });
+
+  // LangChain time_weighted.test.ts: equal similarity, last accessed now, 13:00, 12:00, 11:00; now is 15:30.
+  it.each([0.01, 0.5])(
+    'ranks equally similar documents by when they were last accessed (LangChain case, decayRate %s)',
+    async (decayRate) => {
+      const memoryStream = [
+        doc('foo', 'foo', { lastAccessedAt: at('12:00') }, 0.5),
+        doc('bar', 'bar', { lastAccessedAt: at('13:00') }, 0.5),
+        doc('baz', 'baz', { lastAccessedAt: at('11:00') }, 0.5),
+        doc('qux', 'qux', { lastAccessedAt: now.toISOString() }, 0.5),
+      ];
+      const processor = createTimeWeightedPostProcessor({ decayRate, now: () => now });
+      expect(ids(await processor.process(memoryStream, input))).toEqual(['qux', 'bar', 'foo', 'baz']);
+      const topThree = createTimeWeightedPostProcessor({ decayRate, now: () => now, topK: 3 });
+      expect(ids(await topThree.process(memoryStream, input))).toEqual(['qux', 'bar', 'foo']);
+    },
+  );
+
+  // LlamaIndex test_base.py test_time_weighted_postprocessor (its times are seconds; ours milliseconds, so 4 ms have passed at most).
+  it('lets recency decide under a high decay and similarity under a low one (LlamaIndex case)', async () => {
+    const nodes = ['Hello world.', 'This is a test.', 'This is another test.', 'This is a test v2.'].map((text, index) =>
+      doc(String(index + 1), text, { lastAccessedAt: index }),
+    );
+    const recent = createTimeWeightedPostProcessor({ topK: 1, decayRate: 0.99999, now: () => new Date(4) });
+    expect((await recent.process(nodes, input))[0].text).toBe('This is a test v2.');
+    const similar = createTimeWeightedPostProcessor({ topK: 1, decayRate: 0.000000000002, now: () => new Date(4) });
+    const scored = nodes.map((node, index) => ({ ...node, score: -index }));
+    expect((await similar.process(scored, input))[0].text).toBe('Hello world.');
+  });
+
+  it('gives no recency bonus without a readable time, and validates decayRate', async () => {
+    const processor = createTimeWeightedPostProcessor({ now: () => now });
+    const [undated] = await processor.process([doc('undated', 'x', { lastAccessedAt: 'soon' }, 0.4)], input);
+    expect(undated.score).toBe(0.4);
+    expect(() => createTimeWeightedPostProcessor({ decayRate: 1.5 })).toThrow(/decayRate/);
   });
 });
 
