@@ -46,7 +46,7 @@ const COMPONENT = 'trim-messages';
  * whole, and never cut. The input is not modified.
  *
  * @example
- * const history = await trimMessages(messages, { maxTokens: 4_000, startOn: 'user', includeSystem: true });
+ * const history = await trimMessages(modelMessages, { maxTokens: 4_000, startOn: 'user', includeSystem: true });
  */
 export async function trimMessages(messages: readonly ModelMessage[], options: TrimMessagesOptions): Promise<ModelMessage[]> {
   if (!Array.isArray(messages)) throw invalid('messages', 'expected an array of ModelMessage');

@@ -46,8 +46,10 @@ export interface AutoMergingPostProcessorOptions {
  *
  * @example
  * const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [2048, 512] }).splitHierarchy(documents);
- * const byId = (documents: Document[]) => new Map(documents.map((document) => [document.id, document]));
- * createAutoMergingPostProcessor({ parents: byId(parents), fillGaps: byId([...leaves, ...parents]) })
+ * createAutoMergingPostProcessor({
+ *   parents: new Map(parents.map((parent) => [parent.id, parent])),
+ *   fillGaps: new Map([...leaves, ...parents].map((chunk) => [chunk.id, chunk])),
+ * })
  */
 export function createAutoMergingPostProcessor(options: AutoMergingPostProcessorOptions): DocumentPostProcessor {
   const component = 'auto-merging';

@@ -19,7 +19,7 @@ export interface FixedRecencyPostProcessorOptions {
  * their order; documents without a readable date come after every dated one.
  *
  * @example
- * retrievalAugmentationAdvisor({ retrievers: [changelog], topK: 10, postProcessors: [createFixedRecencyPostProcessor({ dateKey: 'publishedAt', topK: 3 })] })
+ * retrievalAugmentationAdvisor({ retrievers: [retriever], topK: 10, postProcessors: [createFixedRecencyPostProcessor({ dateKey: 'publishedAt', topK: 3 })] })
  */
 export function createFixedRecencyPostProcessor(options: FixedRecencyPostProcessorOptions = {}): DocumentPostProcessor {
   const component = 'fixed-recency';

@@ -50,7 +50,7 @@ export interface NeighborExpanderOptions {
  * matches are added.
  *
  * @example
- * const chunks = await splitter.split(documents);
+ * const chunks = createRecursiveCharacterSplitter({ chunkSize: 500 }).split(documents);
  * retrievalAugmentationAdvisor({ retrievers: [vectorRetriever], postProcessors: [createNeighborExpander({ chunks: new Map(chunks.map((chunk) => [chunk.id, chunk])), before: 1, after: 2 })] })
  */
 export function createNeighborExpander(options: NeighborExpanderOptions): DocumentPostProcessor {

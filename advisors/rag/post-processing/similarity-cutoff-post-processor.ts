@@ -18,7 +18,7 @@ export interface SimilarityCutoffPostProcessorOptions {
  * documents are recorded in the trace as dropped by `similarity-cutoff`.
  *
  * @example
- * retrievalAugmentationAdvisor({ retrievers: [webSearch], postProcessors: [createSimilarityCutoffPostProcessor({ minScore: 0.75 })] })
+ * retrievalAugmentationAdvisor({ retrievers: [retriever], postProcessors: [createSimilarityCutoffPostProcessor({ minScore: 0.75 })] })
  */
 export function createSimilarityCutoffPostProcessor(options: SimilarityCutoffPostProcessorOptions): DocumentPostProcessor {
   const component = 'similarity-cutoff';

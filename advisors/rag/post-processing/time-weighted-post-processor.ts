@@ -26,7 +26,7 @@ export interface TimeWeightedPostProcessorOptions {
  * similarity 0; one without a readable time gets no recency bonus.
  *
  * @example
- * retrievalAugmentationAdvisor({ retrievers: [notes], postProcessors: [createTimeWeightedPostProcessor({ decayRate: 0.05, timeKey: 'updatedAt' })] })
+ * retrievalAugmentationAdvisor({ retrievers: [retriever], postProcessors: [createTimeWeightedPostProcessor({ decayRate: 0.05, timeKey: 'updatedAt' })] })
  */
 export function createTimeWeightedPostProcessor(options: TimeWeightedPostProcessorOptions = {}): DocumentPostProcessor {
   const component = 'time-weighted';
