@@ -40,8 +40,9 @@ export interface NeighborExpanderOptions {
  * Previous/next expansion (LlamaIndex's `PrevNextNodePostprocessor`): adds
  * the `before` chunks before and the `after` chunks after each retrieved
  * chunk, fetched by id from `chunks`, so the model reads a hit in its
- * context. Chunks are placed by the `chunkIndex` and ids the splitters
- * write. Each run of consecutive chunks of one source appears once, in text
+ * context. Chunks are placed by the ids (`<source id>#<chunkIndex>`) and
+ * `chunkIndex` the splitters write, or by `parentId`/`documentId` and
+ * `chunkIndex` for other ids. Each run of consecutive chunks of one source appears once, in text
  * order, where its best hit ranked; with `join` (the default) it is one
  * passage: the id, metadata and score of its best hit, the text of the whole
  * run (overlaps removed by `startOffset`/`endOffset`), the hits' ids in
@@ -100,24 +101,36 @@ function splitterNeighborId(document: Document, offset: number): string | undefi
   return `${document.id.slice(0, -suffix.length)}#${index}`;
 }
 
-/** A chunk's sequence (its parent chunk, else its source document) and index, from the metadata the splitters write. */
+/**
+ * A chunk's sequence and index: the source id in an id of the splitters' form
+ * `<source id>#<chunkIndex>`, else its `parentId` or `documentId` metadata.
+ */
 function chunkPosition(document: Document): ChunkPosition | undefined {
   const { chunkIndex, parentId, documentId } = document.metadata;
+  if (typeof chunkIndex !== 'number') return undefined;
+  const suffix = `#${chunkIndex}`;
+  if (document.id.endsWith(suffix) && document.id.length > suffix.length) {
+    return { sequence: document.id.slice(0, -suffix.length), index: chunkIndex };
+  }
   const sequence = typeof parentId === 'string' ? parentId : documentId;
-  return typeof chunkIndex === 'number' && typeof sequence === 'string' ? { sequence, index: chunkIndex } : undefined;
+  return typeof sequence === 'string' ? { sequence, index: chunkIndex } : undefined;
 }
 
 /**
  * Groups hits and neighbours into runs of consecutive chunks of one sequence
- * and places each run where its best hit ranked; other documents keep their place.
+ * and places each run where its best hit ranked. A repeated hit appears once;
+ * other documents, and a hit whose place another chunk already holds, keep their place.
  */
 function arrangeRuns(hits: readonly Document[], neighbors: readonly Document[], join: boolean): Document[] {
   const bySequence = new Map<string, Map<number, { document: Document; rank?: number }>>();
+  const standalone = new Set<number>();
   const add = (document: Document, rank?: number) => {
     const { sequence, index } = chunkPosition(document)!;
     const chunks = bySequence.get(sequence) ?? new Map<number, { document: Document; rank?: number }>();
-    if (!chunks.has(index)) chunks.set(index, { document, rank });
     bySequence.set(sequence, chunks);
+    const holder = chunks.get(index);
+    if (holder === undefined) chunks.set(index, { document, rank });
+    else if (holder.document.id !== document.id && rank !== undefined) standalone.add(rank);
   };
   hits.forEach((hit, rank) => chunkPosition(hit) !== undefined && add(hit, rank));
   neighbors.forEach((neighbor) => add(neighbor));
@@ -142,7 +155,7 @@ function arrangeRuns(hits: readonly Document[], neighbors: readonly Document[], 
     }
     close();
   }
-  return hits.flatMap((hit, rank) => (chunkPosition(hit) === undefined ? [hit] : (runAt.get(rank) ?? [])));
+  return hits.flatMap((hit, rank) => (chunkPosition(hit) === undefined || standalone.has(rank) ? [hit] : (runAt.get(rank) ?? [])));
 }
 
 /** One passage for a run of consecutive chunks: the best hit with the run's text. */

@@ -131,6 +131,16 @@ describe('neighbor expander: joined passages (the default)', () => {
     expect((await custom.process([doc('p-1', 'one', { documentId: 'p', chunkIndex: 1 })], input))[0].text).toBe('one\ntwo');
   });
 
+  it('never loses a hit: chunks of two splits of one document are told apart by id, and a hit whose place is taken keeps its own', async () => {
+    const nested = [
+      doc('book#0#1', 'first part', { documentId: 'book', chunkIndex: 1 }),
+      doc('book#1#1', 'second part', { documentId: 'book', chunkIndex: 1 }),
+    ];
+    expect(ids(await createNeighborExpander({ chunks: new Map() }).process(nested, input))).toEqual(['book#0#1', 'book#1#1']);
+    const sharing = [doc('x', 'x', { documentId: 'd', chunkIndex: 0 }), doc('y', 'y', { documentId: 'd', chunkIndex: 0 })];
+    expect(ids(await createNeighborExpander({ chunks: new Map() }).process(sharing, input))).toEqual(['x', 'y']);
+  });
+
   it('passes documents without a chunk position through, reports a failing lookup, and validates its options', async () => {
     const plain = doc('plain', 'No chunk metadata.');
     expect(await createNeighborExpander({ chunks: new Map() }).process([plain], input)).toEqual([plain]);
