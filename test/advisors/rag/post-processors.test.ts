@@ -141,6 +141,15 @@ describe('similarity cutoff', () => {
     expect(ids(await createSimilarityCutoffPostProcessor({ minScore: 0.5 }).process(hits, input))).toEqual(['a', 'c']);
   });
 
+  // LlamaIndex's node postprocessor guide: nodes scored 0.7 and 0.8, similarity_cutoff 0.75.
+  it('keeps what clears the cutoff (LlamaIndex case), including a score of 0 at a cutoff of 0', async () => {
+    const nodes = [doc('1', 'text1', {}, 0.7), doc('2', 'text2', {}, 0.8)];
+    expect((await createSimilarityCutoffPostProcessor({ minScore: 0.75 }).process(nodes, input)).map((node) => node.text)).toEqual([
+      'text2',
+    ]);
+    expect(ids(await createSimilarityCutoffPostProcessor({ minScore: 0 }).process([doc('zero', 'x', {}, 0)], input))).toEqual(['zero']);
+  });
+
   it('drops unscored documents unless told to keep them, and validates minScore', async () => {
     expect(ids(await createSimilarityCutoffPostProcessor({ minScore: 0.5, unscored: 'keep' }).process(hits, input))).toEqual([
       'a',
