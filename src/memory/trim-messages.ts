@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkOptions } from '../util/check-options.ts';
 import { countMessageTokens } from './count-message-tokens.ts';
-import { messageParts } from './message-parts.ts';
+import { messageParts, type MessagePart } from './message-parts.ts';
 import { createGptTokenizer, type Tokenizer } from './tokenizer.ts';
 
 /** A message role, as `startOn` and `endOn` name it. */
@@ -22,8 +22,9 @@ export interface TrimMessagesOptions {
   readonly tokenCounter?: Tokenizer | ((message: ModelMessage) => number);
   /**
    * Cut the first message that does not fit, when its content is text only:
-   * its last text parts (or lines, for a single text) are dropped, or, with
-   * strategy `last`, its first ones. Default false: whole messages only.
+   * its last text parts are dropped, or, when not one part fits, the last
+   * pieces (`textSplitter`: lines) of its first part; with strategy `last`,
+   * its first ones. Default false: whole messages only.
    */
   readonly allowPartial?: boolean;
   /** With strategy `last`: drop messages from the start until one has this role (or one of these), e.g. `user`. */
@@ -32,6 +33,8 @@ export interface TrimMessagesOptions {
   readonly endOn?: MessageRole | readonly MessageRole[];
   /** With strategy `last`: keep a leading system message, counted against `maxTokens`. Default false. */
   readonly includeSystem?: boolean;
+  /** How `allowPartial` cuts a text into pieces that are kept or dropped whole. Default: into lines. */
+  readonly textSplitter?: (text: string) => string[];
 }
 
 const COMPONENT = 'trim-messages';
@@ -50,16 +53,16 @@ const COMPONENT = 'trim-messages';
  */
 export async function trimMessages(messages: readonly ModelMessage[], options: TrimMessagesOptions): Promise<ModelMessage[]> {
   if (!Array.isArray(messages)) throw invalid('messages', 'expected an array of ModelMessage');
-  const { maxTokens, strategy, allowPartial, startOn, endOn, includeSystem, count } = await validate(options);
+  const { maxTokens, strategy, allowPartial, startOn, endOn, includeSystem, count, splitText } = await validate(options);
   const units = groupIntoUnits(messages);
   if (strategy === 'first') {
-    const kept = keepFitting(units, maxTokens, { count, allowPartial, fromEnd: false });
+    const kept = keepFitting(units, maxTokens, { count, allowPartial, fromEnd: false, splitText });
     return dropUntil(kept, endOn, 'end').flat();
   }
   const system = includeSystem && messages[0]?.role === 'system' ? messages[0] : undefined;
   const rest = dropUntil(system === undefined ? units : groupIntoUnits(messages.slice(1)), endOn, 'end');
   const budget = maxTokens - (system === undefined ? 0 : count(system));
-  const kept = keepFitting([...rest].reverse(), budget, { count, allowPartial, fromEnd: true }).reverse();
+  const kept = keepFitting([...rest].reverse(), budget, { count, allowPartial, fromEnd: true, splitText }).reverse();
   return [...(system === undefined ? [] : [system]), ...dropUntil(kept, startOn, 'start').flat()];
 }
 
@@ -77,11 +80,8 @@ function groupIntoUnits(messages: readonly ModelMessage[]): Unit[] {
 }
 
 /** The leading units that fit in `budget`, then the next one cut to fit when allowed. */
-function keepFitting(
-  units: readonly Unit[],
-  budget: number,
-  { count, allowPartial, fromEnd }: { count: (message: ModelMessage) => number; allowPartial: boolean; fromEnd: boolean },
-): Unit[] {
+function keepFitting(units: readonly Unit[], budget: number, { allowPartial, ...cut }: CutOptions & { allowPartial: boolean }): Unit[] {
+  const { count } = cut;
   const kept: Unit[] = [];
   let used = 0;
   for (const unit of units) {
@@ -91,38 +91,64 @@ function keepFitting(
       used += cost;
       continue;
     }
-    const partial = allowPartial && unit.length === 1 ? cutToFit(unit[0], budget - used, count, fromEnd) : undefined;
+    const partial = allowPartial && unit.length === 1 ? cutToFit(unit[0], budget - used, cut) : undefined;
     if (partial !== undefined) kept.push([partial]);
     break;
   }
   return kept;
 }
 
-/** The largest part of a text-only message that fits, keeping its start (or its end, `fromEnd`); undefined if none does. */
-function cutToFit(
-  message: ModelMessage,
-  budget: number,
-  count: (message: ModelMessage) => number,
-  fromEnd: boolean,
-): ModelMessage | undefined {
+/**
+ * The largest part of a text-only message that fits, keeping its start (or
+ * its end, `fromEnd`): whole text parts first; when not even one part fits,
+ * the pieces `splitText` cuts that part's text into. Undefined if nothing fits.
+ */
+function cutToFit(message: ModelMessage, budget: number, { count, fromEnd, splitText }: CutOptions): ModelMessage | undefined {
   const parts = messageParts(message);
   if (parts.length === 0 || parts.some((part) => part.type !== 'text')) return undefined;
-  const segments = parts.length > 1 ? parts : splitLines(String(parts[0].text));
-  for (let size = segments.length - 1; size >= 1; size--) {
-    const kept = fromEnd ? segments.slice(segments.length - size) : segments.slice(0, size);
-    const content =
-      parts.length > 1
-        ? kept
-        : typeof message.content === 'string'
-          ? (kept as string[]).join('')
-          : [{ ...parts[0], text: (kept as string[]).join('') }];
-    const cut = { ...message, content } as ModelMessage;
-    if (count(cut) <= budget) return cut;
-  }
-  return undefined;
+  const keep = <T>(items: readonly T[], size: number) => (fromEnd ? items.slice(items.length - size) : items.slice(0, size));
+  const withParts = (kept: readonly MessagePart[]) => ({ ...message, content: kept }) as ModelMessage;
+  const byParts = largestFitting(parts.length - 1, (size) => withParts(keep(parts, size)), count, budget);
+  if (byParts !== undefined) return byParts;
+  const part = fromEnd ? parts[parts.length - 1] : parts[0];
+  const pieces = splitText(String(part.text));
+  const withText = (text: string) =>
+    typeof message.content === 'string' ? ({ ...message, content: text } as ModelMessage) : withParts([{ ...part, text }]);
+  return largestFitting(pieces.length - 1, (size) => withText(keep(pieces, size).join('')), count, budget);
 }
 
-/** Lines with their line breaks, so that joining them gives the text back. */
+interface CutOptions {
+  readonly count: (message: ModelMessage) => number;
+  readonly fromEnd: boolean;
+  readonly splitText: (text: string) => string[];
+}
+
+/**
+ * The candidate of the largest size from 1 to `most` that fits `budget`, found
+ * by binary search (a larger part never counts fewer tokens), so a long
+ * message is counted O(log n) times, not once per line.
+ */
+function largestFitting(
+  most: number,
+  candidate: (size: number) => ModelMessage,
+  count: (message: ModelMessage) => number,
+  budget: number,
+): ModelMessage | undefined {
+  let best: ModelMessage | undefined;
+  let low = 1;
+  let high = most;
+  while (low <= high) {
+    const size = Math.floor((low + high) / 2);
+    const cut = candidate(size);
+    if (count(cut) <= budget) {
+      best = cut;
+      low = size + 1;
+    } else high = size - 1;
+  }
+  return best;
+}
+
+/** Lines with their line breaks, so that joining them gives the text back (LangChain's default text splitter). */
 function splitLines(text: string): string[] {
   const lines = text.split('\n');
   return lines.map((line, index) => (index < lines.length - 1 ? `${line}\n` : line)).filter((line) => line !== '');
@@ -142,9 +168,17 @@ const ROLES: readonly MessageRole[] = ['system', 'user', 'assistant', 'tool'];
 async function validate(options: TrimMessagesOptions) {
   checkOptions(options, {
     component: COMPONENT,
-    known: ['maxTokens', 'strategy', 'tokenCounter', 'allowPartial', 'startOn', 'endOn', 'includeSystem'],
+    known: ['maxTokens', 'strategy', 'tokenCounter', 'allowPartial', 'startOn', 'endOn', 'includeSystem', 'textSplitter'],
   });
-  const { maxTokens, strategy = 'last', tokenCounter = createGptTokenizer(), allowPartial = false, includeSystem = false } = options;
+  const {
+    maxTokens,
+    strategy = 'last',
+    tokenCounter = createGptTokenizer(),
+    allowPartial = false,
+    includeSystem = false,
+    textSplitter: splitText = splitLines,
+  } = options;
+  if (typeof splitText !== 'function') throw invalid('textSplitter', 'expected a function (text) => string[]');
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 0)
     throw invalid('maxTokens', `expected a non-negative integer, got ${String(maxTokens)}`);
   if (strategy !== 'first' && strategy !== 'last') throw invalid('strategy', `expected 'first' or 'last', got ${String(strategy)}`);
@@ -162,7 +196,7 @@ async function validate(options: TrimMessagesOptions) {
     await tokenCounter.load?.();
     count = (message) => countMessageTokens(message, tokenCounter);
   } else throw invalid('tokenCounter', 'expected a Tokenizer or a function (message) => number');
-  return { maxTokens, strategy, allowPartial, startOn, endOn, includeSystem, count };
+  return { maxTokens, strategy, allowPartial, startOn, endOn, includeSystem, count, splitText };
 }
 
 function roles(argument: string, value: MessageRole | readonly MessageRole[] | undefined): readonly MessageRole[] | undefined {

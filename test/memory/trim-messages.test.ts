@@ -87,7 +87,8 @@ describe('trimMessages: cases ported from LangChain', () => {
     expect(trimmed).toEqual([system, third, fourth]);
   });
 
-  // LangChain.js keeps the FIRST block here; we keep the end of a message cut from the end of a history, as LangChain (Python) does.
+  // LangChain.js keeps the FIRST block here; we keep the end of a message cut from the end of a history, as LangChain
+  // (Python, test_trim_messages_last_40_include_system_allow_partial) does.
   it('last 40 tokens, including the system message, allowing partial messages: the cut message keeps its end', async () => {
     const trimmed = await trimMessages(messages, {
       maxTokens: 40,
@@ -136,6 +137,89 @@ describe('trimMessages: cases ported from LangChain', () => {
   });
 });
 
+describe('trimMessages: cases ported from LangChain (Python) with a text splitter', () => {
+  const characters = (message: ModelMessage) => (typeof message.content === 'string' ? message.content.length : 0);
+  const funky: ModelMessage = { role: 'user', content: 'This is a funky text.' };
+
+  it('cuts one message to its first characters (test_trim_messages_allow_partial_one_message)', async () => {
+    const trimmed = await trimMessages([funky], {
+      maxTokens: 2,
+      tokenCounter: characters,
+      textSplitter: (text) => [...text],
+      strategy: 'first',
+      allowPartial: true,
+    });
+    expect(trimmed).toEqual([{ role: 'user', content: 'Th' }]);
+  });
+
+  it('cuts one message to its last characters (test_trim_messages_last_allow_partial_one_message)', async () => {
+    const trimmed = await trimMessages([funky], {
+      maxTokens: 2,
+      tokenCounter: characters,
+      textSplitter: (text) => [...text],
+      strategy: 'last',
+      allowPartial: true,
+    });
+    expect(trimmed).toEqual([{ role: 'user', content: 't.' }]);
+  });
+
+  it('cuts on spaces, counting words (test_trim_messages_allow_partial_text_splitter)', async () => {
+    const fourTokens = 'This is a 4 token text.';
+    const pythonFixture: ModelMessage[] = [
+      { role: 'system', content: fourTokens },
+      { role: 'user', content: fourTokens },
+      second,
+      { role: 'user', content: fourTokens },
+      { role: 'assistant', content: fourTokens },
+    ];
+    const countWords = (message: ModelMessage) =>
+      (typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => ('text' in part ? part.text : '')).join(' ')
+      ).split(' ').length;
+    const splitOnSpace = (text: string) => text.split(' ').map((word, index, words) => (index < words.length - 1 ? `${word} ` : word));
+    const trimmed = await trimMessages(pythonFixture, {
+      maxTokens: 10,
+      tokenCounter: countWords,
+      strategy: 'last',
+      allowPartial: true,
+      textSplitter: splitOnSpace,
+    });
+    expect(trimmed).toEqual([
+      { role: 'user', content: 'a 4 token text.' },
+      { role: 'assistant', content: fourTokens },
+    ]);
+  });
+
+  it('returns nothing for no messages (test_trim_messages_include_system_strategy_last_empty_messages)', async () => {
+    expect(await trimMessages([], { maxTokens: 10, tokenCounter: dummyTokenCounter, strategy: 'last', includeSystem: true })).toEqual([]);
+  });
+
+  it('splits the text of the one part kept when not even one part fits', async () => {
+    const parts: ModelMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'one two three' },
+        { type: 'text', text: 'four five six' },
+      ],
+    };
+    const words = (message: ModelMessage) =>
+      typeof message.content === 'string'
+        ? 0
+        : message.content
+            .map((part) => ('text' in part ? part.text : ''))
+            .join(' ')
+            .split(' ').length;
+    const trimmed = await trimMessages([parts], {
+      maxTokens: 2,
+      tokenCounter: words,
+      allowPartial: true,
+      textSplitter: (text) => text.split(/(?<= )/),
+    });
+    expect(trimmed).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'five six' }] }]);
+  });
+});
+
 describe('trimMessages: a tool call is never separated from its result', () => {
   const call: ModelMessage = {
     role: 'assistant',
@@ -178,6 +262,16 @@ describe('trimMessages: counting and cutting', () => {
     expect(trimmed).toEqual([{ role: 'user', content: 'one two\nthree four\n' }]);
     const fromEnd = await trimMessages([notes], { maxTokens: 4 + 2, tokenCounter: wordTokenizer, allowPartial: true });
     expect(fromEnd).toEqual([{ role: 'user', content: 'five six' }]);
+  });
+
+  it('finds the cut of a long message by binary search, counting it a few times rather than once per line', async () => {
+    const long: ModelMessage = { role: 'user', content: Array.from({ length: 1_000 }, (_, line) => `line ${line}`).join('\n') };
+    let counts = 0;
+    const lines = (message: ModelMessage) => (counts++, String(message.content).split('\n').filter(Boolean).length);
+    const [cut] = await trimMessages([long], { maxTokens: 250, tokenCounter: lines, strategy: 'first', allowPartial: true });
+    expect(String(cut.content).startsWith('line 0\nline 1\n')).toBe(true);
+    expect(String(cut.content).endsWith('\nline 249\n')).toBe(true);
+    expect(counts).toBeLessThan(15);
   });
 
   it('loads the default GPT tokenizer itself', async () => {
