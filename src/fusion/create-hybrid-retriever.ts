@@ -29,7 +29,7 @@ export interface HybridRetrieverOptions {
   readonly fusion?: FusionMode;
   /** One non-negative weight per retriever. Default 1 each (the score fusions scale weights to sum to 1). */
   readonly weights?: readonly number[];
-  /** RRF constant. Default 60. */
+  /** RRF constant (only with `fusion: 'rrf'`). Default 60. */
   readonly k?: number;
   /** Which copy of a document several retrievers returned is kept. Default `merge`. */
   readonly duplicates?: DuplicatePolicy;
@@ -160,6 +160,9 @@ function validateOptions(
   });
   if (!FUSION_MODES.includes(fusion)) {
     throw invalid(name, 'fusion', `expected one of ${FUSION_MODES.join(', ')}, got ${String(fusion)}`);
+  }
+  if (options.k !== undefined && fusion !== 'rrf') {
+    throw invalid(name, 'k', `is the RRF constant and applies only with fusion 'rrf', not '${fusion}'`);
   }
   validateFusionOptions(retrievers.length, { k, weights, duplicates });
   if (candidateK !== undefined && (!Number.isInteger(candidateK) || candidateK < 1)) {

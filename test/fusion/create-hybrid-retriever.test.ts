@@ -214,5 +214,6 @@ describe('createHybridRetriever with a score fusion', () => {
     const hybrid = createHybridRetriever({ retrievers: [dense, lexical], fusion: 'distribution-based', duplicates: 'best' });
     expect((await hybrid.retrieve('q')).map((document) => document.id)).toEqual(['b', 'a', 'd', 'c']);
     expectInvalidArgument(() => createHybridRetriever({ retrievers: [dense, lexical], fusion: 'max' as never }), 'fusion');
+    expectInvalidArgument(() => createHybridRetriever({ retrievers: [dense, lexical], fusion: 'relative-score', k: 10 }), 'k');
   });
 });
