@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createNeighborExpander } from '../../../advisors/rag/index.ts';
+import { createNeighborExpander, retrievalAugmentationAdvisor } from '../../../advisors/rag/index.ts';
 import { ComponentError, type Document } from '../../../src/index.ts';
 import { eq } from '../../../src/filter/index.ts';
 import { createRecursiveCharacterSplitter } from '../../../src/ingestion/index.ts';
-import { doc, stageInput } from './rag-test-helpers.ts';
+import { doc, keywordRetriever, stageInput } from './rag-test-helpers.ts';
 
 const input = { ...stageInput(), query: 'q' };
 const ids = (documents: readonly Document[]) => documents.map((document) => document.id);
@@ -148,5 +148,23 @@ describe('neighbor expander: joined passages (the default)', () => {
     await expect(failing.process([chunks[1]], input)).rejects.toThrow(ComponentError);
     expect(() => createNeighborExpander({ chunks: [] as never })).toThrow(/chunks/);
     expect(() => createNeighborExpander({ chunks: new Map(), before: -1 })).toThrow(/before/);
+  });
+});
+
+describe('neighbor expander in the RAG advisor', () => {
+  it('keeps topK counting passages: each hit arrives with its neighbours as one passage', async () => {
+    const manual = chunksOf('manual', ['Unpack the box.', 'Plug the printer in.', 'Press the power button.', 'Wait for the light.']);
+    const faq = chunksOf('faq', ['Printers need paper.', 'Toner lasts a year.']);
+    const all = [...manual, ...faq];
+    const rag = retrievalAugmentationAdvisor({
+      retrievers: [keywordRetriever('kb', all)],
+      topK: 2,
+      postProcessors: [createNeighborExpander({ chunks: byId(all) })],
+    });
+    const passages = await rag.retriever.retrieve('power button paper');
+    expect(passages.map((passage) => passage.text)).toEqual([
+      'Plug the printer in.\nPress the power button.\nWait for the light.',
+      'Printers need paper.\nToner lasts a year.',
+    ]);
   });
 });
