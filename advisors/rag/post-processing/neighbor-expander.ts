@@ -80,11 +80,14 @@ export function createNeighborExpander(options: NeighborExpanderOptions): Docume
         }
       }
       const found = await lookUpDocuments(chunks, [...wanted.keys()], { component, operation: 'look up neighbours', timeoutMs, input });
-      const neighbors = [...found.values()].flatMap((neighbor) => {
+      // Only the chunks asked for, at the place they were asked for: a lookup may return more, or other documents under those ids.
+      const neighbors = [...found.values()].filter((neighbor) => {
+        const request = wanted.get(neighbor.id);
         const position = chunkPosition(neighbor);
-        const { hit, offset } = wanted.get(neighbor.id)!;
-        const hitPosition = chunkPosition(hit)!;
-        return position?.sequence === hitPosition.sequence && position.index === hitPosition.index + offset ? [neighbor] : [];
+        const hitPosition = request === undefined ? undefined : chunkPosition(request.hit);
+        return (
+          hitPosition !== undefined && position?.sequence === hitPosition.sequence && position.index === hitPosition.index + request!.offset
+        );
       });
       return arrangeRuns(documents, neighbors, join);
     },

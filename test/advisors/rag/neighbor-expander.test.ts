@@ -141,6 +141,15 @@ describe('neighbor expander: joined passages (the default)', () => {
     expect(ids(await createNeighborExpander({ chunks: new Map() }).process(sharing, input))).toEqual(['x', 'y']);
   });
 
+  it('adds only the chunks it asked for, where it asked for them, whatever else the lookup returns', async () => {
+    const story = chunksOf('story', ['one', 'two', 'three']);
+    const impostor = doc('story#2', 'not a chunk of the story');
+    const generous = createNeighborExpander({ chunks: async () => [impostor, ...story], join: false });
+    expect((await generous.process([story[0]], input)).map((document) => document.text)).toEqual(['one', 'two']);
+    const wrongPlace = createNeighborExpander({ chunks: async () => [impostor], join: false, before: 0, after: 2 });
+    expect(ids(await wrongPlace.process([story[0]], input))).toEqual([story[0].id]);
+  });
+
   it('passes documents without a chunk position through, reports a failing lookup, and validates its options', async () => {
     const plain = doc('plain', 'No chunk metadata.');
     expect(await createNeighborExpander({ chunks: new Map() }).process([plain], input)).toEqual([plain]);
