@@ -49,6 +49,14 @@ export {
   type ParentLookup,
   type ParentLookupOptions,
 } from './post-processing/auto-merging-post-processor.ts';
+export type { DocumentLookup, DocumentLookupOptions } from './post-processing/document-lookup.ts';
+export {
+  createSimilarityCutoffPostProcessor,
+  type SimilarityCutoffPostProcessorOptions,
+} from './post-processing/similarity-cutoff-post-processor.ts';
+export { createNeighborExpander, type NeighborExpanderOptions } from './post-processing/neighbor-expander.ts';
+export { createFixedRecencyPostProcessor, type FixedRecencyPostProcessorOptions } from './post-processing/fixed-recency-post-processor.ts';
+export { createTimeWeightedPostProcessor, type TimeWeightedPostProcessorOptions } from './post-processing/time-weighted-post-processor.ts';
 export { createDocumentInjector, type DocumentInjector, type DocumentInjectorOptions } from './injection/document-injector.ts';
 export { DEFAULT_NO_CONTEXT_ANSWER, DEFAULT_NO_CONTEXT_TEMPLATE, type NoContextPolicy } from './injection/no-context-policy.ts';
 export type { DocumentRef, RerankTrace, RetrievalTrace } from './retrieval-trace.ts';

@@ -20,6 +20,7 @@ import {
   type RetrievalStageCall,
 } from './create-rag-advisor.ts';
 import { postProcessDocuments } from './post-processing/post-process-documents.ts';
+import { aboveMinScore } from './post-processing/similarity-cutoff-post-processor.ts';
 import type { DocumentPostProcessor } from './post-processing/document-post-processor.ts';
 import type { QueryTransformer } from './query/query-transformer.ts';
 import { transformQueries } from './query/transform-queries.ts';
@@ -57,10 +58,15 @@ export interface RetrievalAugmentationAdvisorOptions extends RagAdvisorCommonOpt
   /**
    * The score threshold: of the retrievers' scores (each on its own scale),
    * or of the rerank score when the aggregator rescores (`createRerankAggregator`).
-   * `RagMinScore` overrides it per call.
+   * It is passed to the retrievers and applied again to what they return, so
+   * a retriever that ignores it is filtered too (documents it returns without
+   * a score are kept). `RagMinScore` overrides it per call.
    */
   readonly minScore?: number;
-  /** The threshold each retriever applies to its candidates when the aggregator rescores (then `minScore` is the rerank threshold). */
+  /**
+   * The threshold each retriever applies to its candidates when the aggregator rescores (then `minScore` is the rerank threshold);
+   * applied again to what they return, as `minScore` is.
+   */
   readonly candidateMinScore?: number;
   /** Deadline of each retriever call. Default 10 000 ms. */
   readonly retrieverTimeoutMs?: number;
@@ -155,13 +161,14 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
       () => routeQueries({ queries, router, input }),
       (result) => ({ 'ai_advisors.rag.searches': result.reduce((sum, route) => sum + route.decision.retrievers.length, 0) }),
     );
+    const retrieverMinScore = rescores ? candidateMinScore : threshold;
     const hits = await timer.time(
       'retrieve',
       () =>
         retrieveInParallel({
           searches: routes.flatMap(({ query, decision }) => decision.retrievers.map((retriever) => ({ query, retriever }))),
           topK: Math.max(candidateK ?? keep, keep),
-          minScore: rescores ? candidateMinScore : threshold,
+          minScore: retrieverMinScore,
           filter: call.filter,
           timeoutMs: retrieverTimeoutMs,
           onError: onRetrieverError,
@@ -171,14 +178,20 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
       (result) => ({ 'ai_advisors.rag.documents': result.reduce((sum, hit) => sum + hit.documents.length, 0) }),
     );
 
-    const retrieved = hits.flatMap((hit) => hit.documents);
+    const returned = hits.flatMap((hit) => hit.documents);
+    const scored =
+      retrieverMinScore === undefined
+        ? hits
+        : hits.map((hit) => ({ ...hit, documents: aboveMinScore(hit.documents, retrieverMinScore, 'keep') }));
+    const retrieved = scored.flatMap((hit) => hit.documents);
+    const dropped = droppedBetween(returned, retrieved, 'minScore');
     const aggregated: AggregateResult =
       retrieved.length === 0
         ? { documents: [] }
         : await timer.time(
             'aggregate',
             () =>
-              aggregate(aggregator, resultsByQuery(hits), {
+              aggregate(aggregator, resultsByQuery(scored), {
                 ...input,
                 originalQuery: call.query,
                 topK: keep,
@@ -190,7 +203,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
               ...scoreRange(result.documents),
             }),
           );
-    const dropped = droppedBetween(retrieved, aggregated.documents, aggregator.name);
+    dropped.push(...droppedBetween(retrieved, aggregated.documents, aggregator.name));
 
     let documents = aggregated.documents;
     if (documents.length > 0 && postProcessors.length > 0) {

@@ -5,7 +5,19 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
 import { stampRetrievalHit } from './hit-provenance.ts';
+import type { DuplicatePolicy } from './fuse-ranked-lists.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
+import { distributionBasedScoreFusion, relativeScoreFusion } from './score-fusion.ts';
+
+/**
+ * How a hybrid retriever fuses its lists: `rrf` (reciprocal rank fusion, by
+ * rank), `relative-score` (`relativeScoreFusion`: min-max scaled scores) or
+ * `distribution-based` (`distributionBasedScoreFusion`: scores scaled by mean
+ * and standard deviation).
+ */
+export type FusionMode = 'rrf' | 'relative-score' | 'distribution-based';
+
+const FUSION_MODES: readonly FusionMode[] = ['rrf', 'relative-score', 'distribution-based'];
 
 /** Options of `createHybridRetriever`. */
 export interface HybridRetrieverOptions {
@@ -13,10 +25,14 @@ export interface HybridRetrieverOptions {
   readonly name?: string;
   /** The retrievers to query in parallel (e.g. a vector store and BM25); names must be unique. */
   readonly retrievers: readonly Retriever[];
-  /** One non-negative RRF weight per retriever. Default 1 each. */
+  /** How the lists are fused. Default `rrf`. */
+  readonly fusion?: FusionMode;
+  /** One non-negative weight per retriever. Default 1 each (the score fusions scale weights to sum to 1). */
   readonly weights?: readonly number[];
-  /** RRF constant. Default 60. */
+  /** RRF constant (only with `fusion: 'rrf'`). Default 60. */
   readonly k?: number;
+  /** Which copy of a document several retrievers returned is kept. Default `merge`. */
+  readonly duplicates?: DuplicatePolicy;
   /** How many candidates to ask each retriever for. Default: the call's `topK`. */
   readonly candidateK?: number;
   /** Abort all retrievers and fail with a `AdvisorTimeoutError` after this many milliseconds. Default: no limit. */
@@ -26,7 +42,8 @@ export interface HybridRetrieverOptions {
 /**
  * A {@link Retriever} that queries several retrievers in parallel (latency of
  * the slowest, not the sum), stamps every hit with its retriever, query, rank
- * and score, and fuses the lists with reciprocal rank fusion. The call's
+ * and score, and fuses the lists (reciprocal rank fusion by default, or a
+ * score fusion: `fusion: 'relative-score'`). The call's
  * `filter` and `abortSignal` are passed down; `topK` limits the fused result
  * (and is the default candidate count per retriever); `minScore` applies to
  * the fused score, since the retrievers' own scores are not comparable.
@@ -39,7 +56,7 @@ export interface HybridRetrieverOptions {
  * const docs = await retriever.retrieve('capital of France', { topK: 5, filter: eq('tenant', 'acme') });
  */
 export function createHybridRetriever(options: HybridRetrieverOptions): Retriever {
-  const { name, retrievers, weights, k, candidateK, timeoutMs } = validateOptions(options);
+  const { name, retrievers, fusion, weights, k, duplicates, candidateK, timeoutMs } = validateOptions(options);
 
   return {
     name,
@@ -71,7 +88,10 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
             ),
           ),
         );
-        const fused = reciprocalRankFusion(lists, { k, weights, topK });
+        const fused =
+          fusion === 'rrf'
+            ? reciprocalRankFusion(lists, { k, weights, topK, duplicates })
+            : (fusion === 'relative-score' ? relativeScoreFusion : distributionBasedScoreFusion)(lists, { weights, topK, duplicates });
         return minScore === undefined ? fused : fused.filter((document) => (document.score ?? 0) >= minScore);
       } finally {
         clearTimeout(timer);
@@ -113,10 +133,10 @@ function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
 
 function validateOptions(
   options: HybridRetrieverOptions,
-): Required<Pick<HybridRetrieverOptions, 'name' | 'retrievers' | 'k'>> &
-  Pick<HybridRetrieverOptions, 'weights' | 'candidateK' | 'timeoutMs'> {
+): Required<Pick<HybridRetrieverOptions, 'name' | 'retrievers' | 'fusion' | 'k'>> &
+  Pick<HybridRetrieverOptions, 'weights' | 'duplicates' | 'candidateK' | 'timeoutMs'> {
   if (options === null || typeof options !== 'object') throw invalid('hybrid', 'options', 'expected an options object');
-  const { name = 'hybrid', retrievers, weights, k = DEFAULT_RRF_K, candidateK, timeoutMs } = options;
+  const { name = 'hybrid', retrievers, fusion = 'rrf', weights, k = DEFAULT_RRF_K, duplicates, candidateK, timeoutMs } = options;
   if (typeof name !== 'string' || name.trim() === '') throw invalid('hybrid', 'name', 'expected a non-empty string');
   if (!Array.isArray(retrievers) || retrievers.length === 0) {
     throw invalid(name, 'retrievers', 'expected a non-empty array of retrievers');
@@ -138,14 +158,20 @@ function validateOptions(
     }
     names.add(retriever.name);
   });
-  validateFusionOptions(retrievers.length, { k, weights });
+  if (!FUSION_MODES.includes(fusion)) {
+    throw invalid(name, 'fusion', `expected one of ${FUSION_MODES.join(', ')}, got ${String(fusion)}`);
+  }
+  if (options.k !== undefined && fusion !== 'rrf') {
+    throw invalid(name, 'k', `is the RRF constant and applies only with fusion 'rrf', not '${fusion}'`);
+  }
+  validateFusionOptions(retrievers.length, { k, weights, duplicates });
   if (candidateK !== undefined && (!Number.isInteger(candidateK) || candidateK < 1)) {
     throw invalid(name, 'candidateK', `expected a positive integer, got ${String(candidateK)}`);
   }
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
     throw invalid(name, 'timeoutMs', `expected a positive number of milliseconds, got ${String(timeoutMs)}`);
   }
-  return { name, retrievers: [...retrievers], weights, k, candidateK, timeoutMs };
+  return { name, retrievers: [...retrievers], fusion, weights, k, duplicates, candidateK, timeoutMs };
 }
 
 function validateCall(name: string, query: unknown, options: RetrieveOptions): void {

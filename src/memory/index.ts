@@ -41,6 +41,7 @@ export { stripProviderItemIds } from './strip-provider-item-ids.ts';
 export { toUIMessages, type RestoredMessageMetadata } from './to-ui-messages.ts';
 export { createGptTokenizer, createGptTokenizerForModel, type GptEncodingName, type Tokenizer } from './tokenizer.ts';
 export { createTokenWindow, type TokenWindowOptions } from './token-window.ts';
+export { trimMessages, type MessageRole, type TrimMessagesOptions } from './trim-messages.ts';
 export { answerToolCalls, openToolCalls, removeOrphanToolParts, type OpenToolCall, type ToolPairingOptions } from './tool-pairing.ts';
 export { isValidAppendKey, MAX_APPEND_KEY_LENGTH, validateAppendAttempt } from './validate-append-attempt.ts';
 export { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from './validate-conversation-id.ts';

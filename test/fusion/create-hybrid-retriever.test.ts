@@ -195,3 +195,25 @@ describe('createHybridRetriever', () => {
     expect(vector.calls).toHaveLength(0);
   });
 });
+
+describe('createHybridRetriever with a score fusion', () => {
+  const dense = fakeRetriever('dense', () => [doc('a', 0.9), doc('b', 0.5), doc('c', 0.1)]);
+  const lexical = fakeRetriever('lexical', () => [doc('b', 10), doc('d', 5), doc('a', 0)]);
+
+  it('fuses by relative score when asked, applying minScore to the fused score', async () => {
+    const hybrid = createHybridRetriever({ retrievers: [dense, lexical], fusion: 'relative-score' });
+    const fused = await hybrid.retrieve('q', { minScore: 0.25 });
+    expect(fused.map((document) => [document.id, document.score])).toEqual([
+      ['b', 0.75],
+      ['a', 0.5],
+      ['d', 0.25],
+    ]);
+  });
+
+  it('fuses by distribution-based score, and refuses an unknown mode', async () => {
+    const hybrid = createHybridRetriever({ retrievers: [dense, lexical], fusion: 'distribution-based', duplicates: 'best' });
+    expect((await hybrid.retrieve('q')).map((document) => document.id)).toEqual(['b', 'a', 'd', 'c']);
+    expectInvalidArgument(() => createHybridRetriever({ retrievers: [dense, lexical], fusion: 'max' as never }), 'fusion');
+    expectInvalidArgument(() => createHybridRetriever({ retrievers: [dense, lexical], fusion: 'relative-score', k: 10 }), 'k');
+  });
+});

@@ -1,23 +1,15 @@
 import type { Document } from '../../../src/index.ts';
-import { ComponentError } from '../../../src/index.ts';
-import { AdvisorTimeoutError } from '../../../src/index.ts';
-import type { FilterExpression } from '../../../src/index.ts';
-import { matchesFilter } from '../../../src/filter/index.ts';
-import { callWithTimeout, checkPositiveNumber, describeValue } from '../../../src/extension/index.ts';
+import { checkPositiveNumber, describeValue } from '../../../src/extension/index.ts';
 import { combineHits } from './combine-hits.ts';
+import { checkDocumentLookup, lookUpDocuments, type DocumentLookup, type DocumentLookupOptions } from './document-lookup.ts';
 import type { DocumentPostProcessor, PostProcessInput } from './document-post-processor.ts';
 import { checkRagOptions, DEFAULT_RAG_TIMEOUT_MS, invalidOption } from '../validate-rag-options.ts';
 
 /** Looks parent chunks up by id; missing ids are simply absent from the result. */
-export type ParentLookup =
-  ReadonlyMap<string, Document> | ((ids: readonly string[], options: ParentLookupOptions) => Promise<readonly Document[]>);
+export type ParentLookup = DocumentLookup;
 
 /** What the auto-merging post-processor passes when it looks up parents: the turn's abort signal and filter. */
-export interface ParentLookupOptions {
-  readonly abortSignal: AbortSignal;
-  /** The turn's filter (tenant included): a store should look up with it; parents it does not match are discarded anyway. */
-  readonly filter?: FilterExpression;
-}
+export type ParentLookupOptions = DocumentLookupOptions;
 
 /** Options of `createAutoMergingPostProcessor`. */
 export interface AutoMergingPostProcessorOptions {
@@ -25,6 +17,15 @@ export interface AutoMergingPostProcessorOptions {
   readonly parents: ParentLookup;
   /** A parent replaces its children when more than this share of them was retrieved. Default 0.5. */
   readonly threshold?: number;
+  /**
+   * Fill gaps (LlamaIndex's `AutoMergingRetriever` does): when two chunks of
+   * one parent are retrieved with exactly one sibling between them (chunks 3
+   * and 5), that sibling is looked up here by id and inserted after the later
+   * of the two, scored with their mean, before the merge threshold is
+   * checked. Give the leaves (and the parents, to fill gaps between merged
+   * parents too), as a `Map` by id or an async lookup. Default: no filling.
+   */
+  readonly fillGaps?: DocumentLookup;
   /** Deadline of each lookup call. Default 10 000 ms. */
   readonly timeoutMs?: number;
 }
@@ -39,22 +40,23 @@ export interface AutoMergingPostProcessorOptions {
  * children in `metadata.childIds`, as `createHierarchicalSplitter` writes them.
  * Only parents the turn's filter matches are merged in (their metadata is the
  * source document's, tenant included), so a parent id that several tenants
- * share never brings another tenant's text into the prompt.
+ * share never brings another tenant's text into the prompt. With `fillGaps`,
+ * a sibling retrieved chunks skip over is filled in first, so a passage the
+ * retriever hit twice reads without a hole.
  *
  * @example
  * const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [2048, 512] }).splitHierarchy(documents);
- * createAutoMergingPostProcessor({ parents: new Map(parents.map((parent) => [parent.id, parent])) })
+ * createAutoMergingPostProcessor({
+ *   parents: new Map(parents.map((parent) => [parent.id, parent])),
+ *   fillGaps: new Map([...leaves, ...parents].map((chunk) => [chunk.id, chunk])),
+ * })
  */
 export function createAutoMergingPostProcessor(options: AutoMergingPostProcessorOptions): DocumentPostProcessor {
   const component = 'auto-merging';
-  checkRagOptions(options, { component, known: ['parents', 'threshold', 'timeoutMs'] });
-  const { parents, threshold = 0.5, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
-  if (!(parents instanceof Map) && typeof parents !== 'function') {
-    throw invalidOption(
-      { component, argument: 'parents' },
-      `expected a Map of parent documents by id or a lookup function (ids) => Promise<Document[]>, got ${describeValue(parents)}`,
-    );
-  }
+  checkRagOptions(options, { component, known: ['parents', 'threshold', 'fillGaps', 'timeoutMs'] });
+  const { threshold = 0.5, timeoutMs = DEFAULT_RAG_TIMEOUT_MS } = options;
+  const parents = checkDocumentLookup(options.parents, { component, argument: 'parents' });
+  const fillGaps = options.fillGaps === undefined ? undefined : checkDocumentLookup(options.fillGaps, { component, argument: 'fillGaps' });
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold < 1)) {
     throw invalidOption(
       { component, argument: 'threshold' },
@@ -62,42 +64,18 @@ export function createAutoMergingPostProcessor(options: AutoMergingPostProcessor
     );
   }
   checkPositiveNumber(timeoutMs, { component, argument: 'timeoutMs' });
-
-  const lookUp = async (ids: readonly string[], { abortSignal, filter }: PostProcessInput): Promise<Map<string, Document>> => {
-    try {
-      const found =
-        parents instanceof Map
-          ? ids.flatMap((id) => (parents.has(id) ? [parents.get(id)!] : []))
-          : await callWithTimeout({
-              component,
-              operation: 'look up parents',
-              timeoutMs,
-              abortSignal,
-              run: (signal) => parents(ids, { abortSignal: signal, filter }),
-            });
-      return visibleParentsById(found, filter);
-    } catch (error) {
-      if (abortSignal?.aborted || AdvisorTimeoutError.isInstance(error)) throw error;
-      throw new ComponentError({ component, operation: 'look up parents', cause: error });
-    }
-  };
+  const lookUp = (lookup: DocumentLookup, ids: readonly string[], operation: string, input: PostProcessInput) =>
+    lookUpDocuments(lookup, ids, { component, operation, timeoutMs, input });
 
   return {
     name: component,
     async process(documents, input) {
       let current = [...documents];
       for (;;) {
-        const hitsByParent = new Map<string, Document[]>();
-        for (const document of current) {
-          const { parentId } = document.metadata;
-          if (typeof parentId !== 'string') continue;
-          const siblings = hitsByParent.get(parentId) ?? [];
-          if (!siblings.some((sibling) => sibling.id === document.id)) siblings.push(document);
-          hitsByParent.set(parentId, siblings);
-        }
-        const found = await lookUp([...hitsByParent.keys()], input);
+        const found = await lookUp(parents, [...hitsByParent(current).keys()], 'look up parents', input);
+        if (fillGaps !== undefined) current = await fillIn(current, found, (ids) => lookUp(fillGaps, ids, 'look up gaps', input));
         const mergeInto = new Map<string, Document>();
-        for (const [parentId, hits] of hitsByParent) {
+        for (const [parentId, hits] of hitsByParent(current)) {
           const parent = found.get(parentId);
           const childCount = parent === undefined ? 0 : childCountOf(parent, hits[0]);
           if (parent !== undefined && childCount > 0 && hits.length / childCount > threshold) {
@@ -119,14 +97,56 @@ export function createAutoMergingPostProcessor(options: AutoMergingPostProcessor
   };
 }
 
-/** The parents the filter matches, by id; when a lookup returns several for one id (ids repeated across tenants), the first matching one. */
-function visibleParentsById(found: readonly Document[], filter: FilterExpression | undefined): Map<string, Document> {
-  const byId = new Map<string, Document>();
-  for (const parent of found) {
-    if (byId.has(parent.id) || (filter !== undefined && !matchesFilter(filter, parent.metadata))) continue;
-    byId.set(parent.id, parent);
+/** The distinct hits of each parent, by parent id, in ranking order. */
+function hitsByParent(documents: readonly Document[]): Map<string, Document[]> {
+  const byParent = new Map<string, Document[]>();
+  for (const document of documents) {
+    const { parentId } = document.metadata;
+    if (typeof parentId !== 'string') continue;
+    const siblings = byParent.get(parentId) ?? [];
+    if (!siblings.some((sibling) => sibling.id === document.id)) siblings.push(document);
+    byParent.set(parentId, siblings);
   }
-  return byId;
+  return byParent;
+}
+
+/**
+ * Inserts the sibling between two hits of one parent that skip exactly one
+ * chunk (by `chunkIndex`, the id from the parent's `childIds`), after the
+ * later-ranked of the two, with their mean score. Siblings the lookup does
+ * not return (or the turn's filter does not match) are left out.
+ */
+async function fillIn(
+  documents: readonly Document[],
+  parents: ReadonlyMap<string, Document>,
+  lookUp: (ids: readonly string[]) => Promise<Map<string, Document>>,
+): Promise<Document[]> {
+  const present = new Set(documents.map((document) => document.id));
+  const gaps: { id: string; between: [Document, Document] }[] = [];
+  for (const [parentId, hits] of hitsByParent(documents)) {
+    const childIds = parents.get(parentId)?.metadata.childIds;
+    if (!Array.isArray(childIds)) continue;
+    const byIndex = new Map(hits.flatMap((hit) => (typeof hit.metadata.chunkIndex === 'number' ? [[hit.metadata.chunkIndex, hit]] : [])));
+    for (const [index, hit] of byIndex) {
+      const next = byIndex.get(index + 2);
+      const id = childIds[index + 1];
+      if (next !== undefined && typeof id === 'string' && !present.has(id) && !byIndex.has(index + 1))
+        gaps.push({ id, between: [hit, next] });
+    }
+  }
+  if (gaps.length === 0) return [...documents];
+  const found = await lookUp(gaps.map((gap) => gap.id));
+  const after = new Map<Document, Document[]>();
+  for (const { id, between } of gaps) {
+    const filler = found.get(id);
+    if (filler === undefined) continue;
+    const [a, b] = between;
+    const later = documents.indexOf(a) > documents.indexOf(b) ? a : b;
+    const scores = [a.score, b.score].filter((score): score is number => typeof score === 'number');
+    const filled = scores.length === 2 ? { ...filler, score: (scores[0] + scores[1]) / 2 } : filler;
+    after.set(later, [...(after.get(later) ?? []), filled]);
+  }
+  return documents.flatMap((document) => [document, ...(after.get(document) ?? [])]);
 }
 
 function childCountOf(parent: Document, child: Document): number {

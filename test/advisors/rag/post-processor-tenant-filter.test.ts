@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createAutoMergingPostProcessor,
+  createNeighborExpander,
   createSentenceWindowExpander,
   retrievalAugmentationAdvisor,
   type ParentLookupOptions,
@@ -101,5 +102,39 @@ describe('sentence-window expansion with ids repeated across tenants', () => {
     const prompt = promptText(model.doGenerateCalls[0]);
     expect(prompt).toContain('Globex never pays.');
     expect(prompt).not.toMatch(/Acme/);
+  });
+});
+
+/** A key-value store of both tenants' chunks (leaves and parents) that answers by id alone, other tenant first. */
+function chunkStoreIgnoringFilters() {
+  const all = [...globexSplit.leaves, ...globexSplit.parents, ...acmeSplit.leaves, ...acmeSplit.parents];
+  return async (chunkIds: readonly string[]) => all.filter((chunk) => chunkIds.includes(chunk.id));
+}
+
+describe('neighbour expansion and gap filling with ids repeated across tenants', () => {
+  const input = { ...stageInput(), query: 'q', filter: eq('tenant', 'acme') };
+
+  it('adds only neighbours the turn filter matches, even when the lookup returns the other tenant first', async () => {
+    const expanded = await createNeighborExpander({ chunks: chunkStoreIgnoringFilters(), join: false }).process(
+      [acmeSplit.leaves[1]],
+      input,
+    );
+    expect(expanded.length).toBeGreaterThan(1);
+    expect(expanded.every((chunk) => chunk.metadata.tenant === 'acme')).toBe(true);
+  });
+
+  it('fills a gap only with the turn tenant chunk', async () => {
+    const flat = createHierarchicalSplitter({ chunkSizes: [200, 20], separators: ['. '] });
+    const [acmeFlat, globexFlat] = [flat.splitHierarchy([acme]), flat.splitHierarchy([globex])];
+    const all = [...globexFlat.leaves, ...globexFlat.parents, ...acmeFlat.leaves, ...acmeFlat.parents];
+    const byIdOnly = async (chunkIds: readonly string[]) => all.filter((chunk) => chunkIds.includes(chunk.id));
+    const [first, , third] = acmeFlat.leaves;
+    const processed = await createAutoMergingPostProcessor({ parents: byIdOnly, fillGaps: byIdOnly, threshold: 0.99 }).process(
+      [first, third],
+      input,
+    );
+    expect(ids(processed)).toEqual(ids([first, third, acmeFlat.leaves[1]]));
+    expect(processed.map((chunk) => chunk.metadata.tenant)).toEqual(['acme', 'acme', 'acme']);
+    expect(processed.map((chunk) => chunk.text).join(' ')).not.toMatch(/Globex/);
   });
 });

@@ -4,10 +4,11 @@ import {
   createLanguageModelRouter,
   createMultiQueryExpander,
   createRerankAggregator,
+  questionAnswerAdvisor,
   retrievalAugmentationAdvisor,
   type RetrievalTrace,
 } from '../../../advisors/rag/index.ts';
-import { AdvisorTimeoutError, ComponentError, createChatClient, type Document, type Reranker } from '../../../src/index.ts';
+import { AdvisorTimeoutError, ComponentError, createChatClient, type Document, type Reranker, type Retriever } from '../../../src/index.ts';
 import { mockModel, promptText, textParts } from '../../helpers/mock-models.ts';
 import { answeringModel, doc, keywordRetriever } from './rag-test-helpers.ts';
 
@@ -252,6 +253,47 @@ describe('retrievalAugmentationAdvisor: one vocabulary (candidateK recalled, top
     expect(documents.map((document) => document.id)).toEqual(['t-17', 'faq-driver', 'install']);
     // The call's minScore overrides the rerank threshold too.
     expect((await rag.retriever.retrieve('printer driver', { minScore: 0.5 })).map((document) => document.id)).toEqual(['t-17']);
+  });
+
+  it('minScore filters what a retriever returns even when the retriever ignores it; unscored documents are its judgement and kept', async () => {
+    const ignoresMinScore: Retriever = {
+      name: 'ignores-min-score',
+      retrieve: async () => [
+        doc('strong', 'Install the printer driver.', {}, 0.9),
+        doc('weak', 'Printers.', {}, 0.2),
+        doc('unscored', 'Drivers.'),
+      ],
+    };
+    const { retriever } = retrievalAugmentationAdvisor({ retrievers: [ignoresMinScore], minScore: 0.5 });
+    expect((await retriever.retrieve('printer driver')).map((document) => document.id)).toEqual(['strong', 'unscored']);
+    expect((await retriever.retrieve('printer driver', { minScore: 0.95 })).map((document) => document.id)).toEqual(['unscored']);
+    const questionAnswer = questionAnswerAdvisor({ retriever: ignoresMinScore, minScore: 0.5 });
+    expect((await questionAnswer.retriever.retrieve('printer driver')).map((document) => document.id)).toEqual(['strong', 'unscored']);
+  });
+
+  it('records what minScore dropped in the trace, and applies candidateMinScore to the candidates when reranking', async () => {
+    const ignoresMinScore: Retriever = {
+      name: 'ignores-min-score',
+      retrieve: async () => [
+        doc('strong', 'Install the printer driver from the setup disc.', {}, 3),
+        doc('weak', 'Printer driver.', {}, 1),
+      ],
+    };
+    const chat = createChatClient({
+      model: mockModel([textParts(['ok'])]),
+      advisors: [retrievalAugmentationAdvisor({ retrievers: [ignoresMinScore], minScore: 2 })],
+    });
+    const response = await chat.generate({ prompt: 'printer driver' });
+    const trace = response.metadata['retrieval-augmentation'].trace as RetrievalTrace;
+    expect(trace.hits[0].count).toBe(2);
+    expect(trace.dropped).toEqual([{ id: 'weak', stage: 'minScore' }]);
+
+    const reranked = retrievalAugmentationAdvisor({
+      retrievers: [ignoresMinScore],
+      aggregator: createRerankAggregator({ reranker: lengthReranker }),
+      candidateMinScore: 2,
+    });
+    expect((await reranked.retriever.retrieve('printer driver')).map((document) => document.id)).toEqual(['strong']);
   });
 
   it('a single retrieved list keeps its retriever scores; several lists are fused by RRF', async () => {
