@@ -1,5 +1,7 @@
 /**
- * Retrieval evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets.
+ * Evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets; judged
+ * answer quality (`createAnswerRelevancyEvaluator`,
+ * `createFaithfulnessEvaluator`).
  *
  * @module ai-advisors/evaluation
  */
@@ -20,3 +22,12 @@ export {
   type BeirQuery,
   type LoadBeirDatasetOptions,
 } from './load-beir-dataset.ts';
+export type { AnswerEvaluator, EvaluateCallOptions, EvaluationInput, JudgedScore } from './answer-evaluator.ts';
+export type { JudgeOptions } from './judge-options.ts';
+export { createAnswerRelevancyEvaluator, DEFAULT_ANSWER_RELEVANCY_TEMPLATE } from './create-answer-relevancy-evaluator.ts';
+export {
+  createFaithfulnessEvaluator,
+  DEFAULT_FAITHFULNESS_TEMPLATE,
+  type CheckedClaim,
+  type FaithfulnessResult,
+} from './create-faithfulness-evaluator.ts';

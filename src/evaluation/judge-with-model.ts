@@ -1,0 +1,62 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { generateText, jsonSchema, Output, type LanguageModel } from 'ai';
+import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
+import { ComponentError } from '../errors/component-error.ts';
+import { callWithTimeout } from '../util/call-with-timeout.ts';
+
+/** One judge call: what to ask and how the answer must look. */
+export interface JudgeWithModelOptions<OBJECT> {
+  readonly model: LanguageModel;
+  /** The evaluator's name: names the failure, and the structured output. */
+  readonly component: string;
+  readonly prompt: string;
+  /** Strict JSON schema of the verdict (every property required, no extra properties). */
+  readonly schema: JSONSchema7;
+  /** Checks a parsed verdict beyond what the schema says (ranges); returns an error message or `undefined`. */
+  readonly check: (value: unknown) => string | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * Asks `model` for a structured verdict with `generateText` and
+ * `Output.object` (the AI SDK 7 way; `generateObject` is deprecated), at
+ * temperature 0. A caller's abort rejects with the signal's reason, the
+ * deadline with an `AdvisorTimeoutError`; an HTTP error (after the AI SDK's
+ * retries), unparsable JSON or a verdict the schema or `check` refuses
+ * rejects with a `ComponentError` whose cause is the AI SDK's error.
+ */
+export async function judgeWithModel<OBJECT>({
+  model,
+  component,
+  prompt,
+  schema,
+  check,
+  timeoutMs,
+  maxRetries,
+  abortSignal,
+}: JudgeWithModelOptions<OBJECT>): Promise<OBJECT> {
+  const output = Output.object({
+    name: component,
+    schema: jsonSchema<OBJECT>(schema, {
+      validate: (value) => {
+        const problem = check(value);
+        return problem === undefined ? { success: true, value: value as OBJECT } : { success: false, error: new Error(problem) };
+      },
+    }),
+  });
+  try {
+    return await callWithTimeout({
+      component,
+      operation: 'judge',
+      timeoutMs,
+      abortSignal,
+      run: async (signal) => (await generateText({ model, prompt, output, temperature: 0, maxRetries, abortSignal: signal })).output,
+    });
+  } catch (error) {
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    if (AdvisorTimeoutError.isInstance(error)) throw error;
+    throw new ComponentError({ component, operation: 'judge', cause: error });
+  }
+}
