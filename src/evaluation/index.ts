@@ -1,7 +1,8 @@
 /**
  * Evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets; judged
  * answer quality (`createAnswerRelevancyEvaluator`,
- * `createFaithfulnessEvaluator`).
+ * `createFaithfulnessEvaluator`) and `evaluateRag`, which measures retrieval
+ * and answers together over a labelled set.
  *
  * @module ai-advisors/evaluation
  */
@@ -31,3 +32,16 @@ export {
   type CheckedClaim,
   type FaithfulnessResult,
 } from './create-faithfulness-evaluator.ts';
+export { answerFromContext, type AnswerFromContextOptions, type AnswerFunction } from './answer-from-context.ts';
+export {
+  evaluateRag,
+  type EvaluateRagOptions,
+  type ItemRetrievalMetrics,
+  type JudgmentOutcome,
+  type LabelledQuestion,
+  type QualitySummary,
+  type RagEvaluationReport,
+  type RagItemReport,
+  type ReportedError,
+} from './evaluate-rag.ts';
+export { formatRagEvaluation } from './format-rag-evaluation.ts';

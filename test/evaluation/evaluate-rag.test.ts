@@ -1,0 +1,255 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import {
+  answerFromContext,
+  createAnswerRelevancyEvaluator,
+  createFaithfulnessEvaluator,
+  evaluateRag,
+  formatRagEvaluation,
+  type AnswerEvaluator,
+  type LabelledQuestion,
+} from '../../src/evaluation/index.ts';
+import { AdvisorArgumentError, AdvisorTimeoutError, type Document, type Retriever } from '../../src/index.ts';
+import { createOfflineJudgeModel, createOfflineModel } from '../../src/offline/index.ts';
+import { createBm25Retriever } from '../../src/retrieval/index.ts';
+
+const doc = (id: string, text = id): Document => ({ id, text, metadata: {} });
+
+/** Returns fixed documents per question, after `delays[question]` ms. */
+function fixedRetriever(rankings: Record<string, readonly Document[]>, delays: Record<string, number> = {}): Retriever {
+  return {
+    name: 'fixed',
+    retrieve: async (query) => {
+      await delay(delays[query] ?? 0);
+      if (!(query in rankings)) throw new Error(`no ranking for "${query}"`);
+      return [...rankings[query]];
+    },
+  };
+}
+
+/** An evaluator scoring 1 when the answer mentions the first context passage's text, failing for answers containing `fail`. */
+const mentionsTop: AnswerEvaluator = {
+  name: 'mentions-top',
+  evaluate: async ({ answer, context }) => {
+    if (answer.includes('fail')) throw new AdvisorTimeoutError({ component: 'mentions-top', operation: 'judge', timeoutMs: 10 });
+    const score = context.length > 0 && answer.includes(context[0]) ? 1 : 0;
+    return { score, passed: score >= 0.5, threshold: 0.5, reason: score === 1 ? 'mentions it' : 'does not' };
+  },
+};
+
+const echoTop = async ({ documents }: { documents: readonly Document[] }) =>
+  `about ${documents.map((document) => document.text).join(', ')}`;
+
+const dataset: LabelledQuestion[] = [
+  { id: 'a', question: 'qa', relevant: { d2: 2, d9: 1 } },
+  { id: 'b', question: 'qb', relevant: { d1: 1 } },
+  { id: 'c', question: 'qc' },
+];
+const rankings = { qa: [doc('d1'), doc('d2'), doc('d3')], qb: [doc('d1'), doc('d4')], qc: [doc('d5')] };
+
+describe('evaluateRag', () => {
+  it('reports each question in the dataset order: retrieved ids, retrieval metrics when labelled, the answer and each judgment', async () => {
+    // Later questions finish first.
+    const report = await evaluateRag({
+      dataset,
+      retriever: fixedRetriever(rankings, { qa: 30, qb: 15 }),
+      answer: echoTop,
+      evaluators: [mentionsTop],
+      k: [1, 3],
+    });
+    expect(report.items.map((item) => item.id)).toEqual(['a', 'b', 'c']);
+    expect(report.items[0]).toEqual({
+      id: 'a',
+      question: 'qa',
+      retrieved: ['d1', 'd2', 'd3'],
+      retrieval: {
+        hit: { 1: 0, 3: 1 },
+        reciprocalRank: { 1: 0, 3: 0.5 },
+        recall: { 1: 0, 3: 0.5 },
+        ndcg: { 1: 0, 3: 2 / Math.log2(3) / (2 + 1 / Math.log2(3)) },
+      },
+      answer: 'about d1, d2, d3',
+      judgments: { 'mentions-top': { status: 'judged', result: { score: 1, passed: true, threshold: 0.5, reason: 'mentions it' } } },
+    });
+    expect(report.items[2].retrieval).toBeUndefined();
+    expect(report.retrieval).toEqual({
+      queries: 2,
+      hitRate: { 1: 0.5, 3: 1 },
+      mrr: { 1: 0.5, 3: 0.75 },
+      recall: { 1: 0.5, 3: 0.75 },
+      ndcg: { 1: 0.5, 3: (report.items[0].retrieval!.ndcg[3] + 1) / 2 },
+    });
+    expect(report.quality).toEqual({ 'mentions-top': { judged: 3, failed: 0, meanScore: 1, passRate: 1 } });
+    expect(report.failedItems).toBe(0);
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it('reports a judge failure in its judgment and goes on: the other judges and questions are judged, and the summary counts it apart', async () => {
+    const report = await evaluateRag({
+      dataset,
+      retriever: fixedRetriever(rankings),
+      answer: async (input) => (input.question === 'qb' ? 'fail' : echoTop(input)),
+      evaluators: [
+        mentionsTop,
+        { ...mentionsTop, name: 'always-half', evaluate: async () => ({ score: 0.5, passed: true, threshold: 0.5, reason: '' }) },
+      ],
+    });
+    expect(report.items[1].judgments).toEqual({
+      'mentions-top': { status: 'failed', error: { name: 'AdvisorTimeoutError', message: expect.stringContaining('mentions-top') } },
+      'always-half': { status: 'judged', result: expect.objectContaining({ score: 0.5 }) },
+    });
+    expect(report.quality['mentions-top']).toEqual({ judged: 2, failed: 1, meanScore: 1, passRate: 1 });
+    expect(report.quality['always-half']).toEqual({ judged: 3, failed: 0, meanScore: 0.5, passRate: 1 });
+    expect(report.failedItems).toBe(0);
+    expect(formatRagEvaluation(report)).toContain('b: mentions-top judge failed: ');
+  });
+
+  it('reports a retrieval or answer failure as the question’s failure, without judgments; its retrieval metrics are left out of the means', async () => {
+    const report = await evaluateRag({
+      dataset: [...dataset, { id: 'd', question: 'unknown', relevant: { d1: 1 } }],
+      retriever: fixedRetriever(rankings),
+      answer: async (input) => {
+        if (input.question === 'qc') throw new Error('model overloaded');
+        return echoTop(input);
+      },
+      evaluators: [mentionsTop],
+    });
+    expect(report.items[2]).toMatchObject({
+      id: 'c',
+      retrieved: ['d5'],
+      judgments: {},
+      failure: { stage: 'answer', error: { name: 'Error', message: 'model overloaded' } },
+    });
+    expect(report.items[2].answer).toBeUndefined();
+    expect(report.items[3]).toEqual({
+      id: 'd',
+      question: 'unknown',
+      retrieved: [],
+      judgments: {},
+      failure: { stage: 'retrieve', error: { name: 'Error', message: 'no ranking for "unknown"' } },
+    });
+    expect(report.failedItems).toBe(2);
+    expect(report.retrieval.queries).toBe(2);
+    expect(report.quality['mentions-top']).toMatchObject({ judged: 2, failed: 0 });
+  });
+
+  it('keeps at most `concurrency` questions in flight and reports progress', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const progress: number[] = [];
+    const many = Array.from({ length: 9 }, (_, index) => ({ id: `q${index}`, question: 'qa' }));
+    await evaluateRag({
+      dataset: many,
+      retriever: fixedRetriever(rankings),
+      answer: async (input) => {
+        most = Math.max(most, ++inFlight);
+        await delay(5);
+        inFlight--;
+        return echoTop(input);
+      },
+      evaluators: [],
+      concurrency: 3,
+      onProgress: (done, total) => progress.push(done / total),
+    });
+    expect(most).toBe(3);
+    expect(progress).toHaveLength(9);
+    expect(progress.at(-1)).toBe(1);
+  });
+
+  it('rejects with the reason when aborted, and cancels the calls in flight', async () => {
+    const controller = new AbortController();
+    const signals: (AbortSignal | undefined)[] = [];
+    const pending = evaluateRag({
+      dataset,
+      retriever: fixedRetriever(rankings),
+      answer: ({ abortSignal }) => {
+        signals.push(abortSignal);
+        return new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)));
+      },
+      evaluators: [mentionsTop],
+      abortSignal: controller.signal,
+    });
+    await delay(10);
+    controller.abort(new Error('run stopped'));
+    await expect(pending).rejects.toThrow('run stopped');
+    expect(signals.length).toBeGreaterThan(0);
+    expect(signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+
+  it('checks its options', async () => {
+    const valid = { dataset, retriever: fixedRetriever(rankings), answer: echoTop, evaluators: [mentionsTop] };
+    await expect(evaluateRag({ ...valid, dataset: [...dataset, dataset[0]] })).rejects.toThrow(
+      new AdvisorArgumentError({ component: 'evaluate-rag', argument: 'dataset[3].id', message: '"a" is used twice' }),
+    );
+    await expect(evaluateRag({ ...valid, evaluators: [mentionsTop, mentionsTop] })).rejects.toThrow(
+      /two evaluators are named "mentions-top"/,
+    );
+    await expect(evaluateRag({ ...valid, concurrency: 0 })).rejects.toThrow(/concurrency: expected a positive integer/);
+    await expect(evaluateRag({ ...valid, dataset: [{ id: 'x', question: 'q', relevant: { d1: 'yes' as never } }] })).rejects.toThrow(
+      AdvisorArgumentError,
+    );
+  });
+
+  it('with the offline answerer and judge, gives the same report on every run (apart from elapsedMs), with scores that vary by question', async () => {
+    const documents = [
+      doc('refunds', 'Annual plans cancelled after 14 days are refunded pro rata for every full month that remains.'),
+      doc('storage', 'Notes are stored in data centres in the European Union and encrypted at rest.'),
+      doc('age', 'You must be 16 or over to create an account.'),
+    ];
+    const run = () =>
+      evaluateRag({
+        dataset: [
+          { id: 'refund', question: 'How are annual plans refunded?', relevant: { refunds: 1 } },
+          { id: 'storage', question: 'Where are notes stored?', relevant: { storage: 1 } },
+          { id: 'discount', question: 'Is there a student discount?' },
+        ],
+        retriever: createBm25Retriever({ documents }),
+        answer: answerFromContext({ model: createOfflineModel() }),
+        evaluators: [
+          createAnswerRelevancyEvaluator({ model: createOfflineJudgeModel() }),
+          createFaithfulnessEvaluator({ model: createOfflineJudgeModel() }),
+        ],
+        k: [1, 3],
+      });
+    const [first, second] = [await run(), await run()];
+    expect({ ...second, elapsedMs: 0 }).toEqual({ ...first, elapsedMs: 0 });
+    expect(first.retrieval.hitRate[1]).toBe(1);
+    const relevancy = first.items.map((item) => (item.judgments['answer-relevancy'] as { result: { score: number } }).result.score);
+    expect(relevancy[0]).toBeGreaterThan(0.5);
+    expect(relevancy[2]).toBe(0);
+    expect(first.quality.faithfulness).toMatchObject({ judged: 3, failed: 0 });
+  });
+});
+
+describe('formatRagEvaluation', () => {
+  it('prints retrieval, quality and per-question tables', async () => {
+    const report = await evaluateRag({
+      dataset,
+      retriever: fixedRetriever(rankings),
+      answer: echoTop,
+      evaluators: [mentionsTop],
+      k: [1, 3],
+    });
+    expect(formatRagEvaluation(report)).toBe(
+      [
+        'Retrieval (2 labelled questions)',
+        '  k  hit rate    MRR  recall   nDCG',
+        '  -  --------  -----  ------  -----',
+        '  1     0.500  0.500   0.500  0.500',
+        `  3     1.000  0.750   0.750  ${report.retrieval.ndcg[3].toFixed(3)}`,
+        '',
+        'Answer quality (3 questions, 0 without an answer)',
+        '  evaluator     judged  failed  mean score  pass rate',
+        '  ------------  ------  ------  ----------  ---------',
+        '  mentions-top       3       0       1.000      1.000',
+        '',
+        'Per question',
+        '  id  recall@3  mentions-top',
+        '  --  --------  ------------',
+        '  a      0.500    1.000 pass',
+        '  b      1.000    1.000 pass',
+        '  c          -    1.000 pass',
+      ].join('\n'),
+    );
+  });
+});
