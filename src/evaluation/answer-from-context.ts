@@ -27,7 +27,8 @@ export interface AnswerFromContextOptions {
  * question-answer template, answered by `model` with `generateText`.
  *
  * @example
- * const report = await evaluateRag({ dataset, retriever, answer: answerFromContext({ model }), evaluators });
+ * const answer = answerFromContext({ model });
+ * const text = await answer({ question: 'How are annual plans refunded?', documents });
  */
 export function answerFromContext({
   model,

@@ -133,7 +133,7 @@ export interface RagEvaluationReport {
  *   dataset: [{ id: 'refunds', question: 'How are annual plans refunded?', relevant: { 'terms#refunds': 1 } }],
  *   retriever,
  *   answer: answerFromContext({ model }),
- *   evaluators: [createAnswerRelevancyEvaluator({ model: judge }), createFaithfulnessEvaluator({ model: judge })],
+ *   evaluators: [createAnswerRelevancyEvaluator({ model }), createFaithfulnessEvaluator({ model })],
  * });
  * console.log(formatRagEvaluation(report));
  */

@@ -7,7 +7,13 @@ import type { RagEvaluationReport } from './evaluate-rag.ts';
  * evaluator's score, or `failed`), and the failures with their errors.
  *
  * @example
- * console.log(formatRagEvaluation(await evaluateRag(options)));
+ * const report = await evaluateRag({
+ *   dataset: [{ id: 'refunds', question: 'How are annual plans refunded?' }],
+ *   retriever,
+ *   answer: answerFromContext({ model }),
+ *   evaluators: [createFaithfulnessEvaluator({ model })],
+ * });
+ * console.log(formatRagEvaluation(report));
  */
 export function formatRagEvaluation(report: RagEvaluationReport): string {
   const { retrieval, quality, items } = report;
