@@ -35,5 +35,6 @@ export interface JudgedScore {
 export interface AnswerEvaluator<RESULT extends JudgedScore = JudgedScore> {
   /** Names the evaluator in reports and errors, e.g. `answer-relevancy`. */
   readonly name: string;
+  /** Judges one answer; rejects when the judge fails or the abort signal fires. */
   evaluate(input: EvaluationInput, options?: EvaluateCallOptions): Promise<RESULT>;
 }
