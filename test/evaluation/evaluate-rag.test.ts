@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import {
   answerFromContext,
@@ -12,6 +13,7 @@ import {
 import { AdvisorArgumentError, AdvisorTimeoutError, type Document, type Retriever } from '../../src/index.ts';
 import { createOfflineJudgeModel, createOfflineModel } from '../../src/offline/index.ts';
 import { createBm25Retriever } from '../../src/retrieval/index.ts';
+import { promptText, usage } from '../helpers/mock-models.ts';
 
 const doc = (id: string, text = id): Document => ({ id, text, metadata: {} });
 
@@ -218,6 +220,34 @@ describe('evaluateRag', () => {
     expect(relevancy[0]).toBeGreaterThan(0.5);
     expect(relevancy[2]).toBe(0);
     expect(first.quality.faithfulness).toMatchObject({ judged: 3, failed: 0 });
+  });
+});
+
+describe('answerFromContext', () => {
+  it("answers from the documents in the RAG advisors' template, and an answer past its deadline is that question's failure", async () => {
+    const prompts: string[] = [];
+    const model = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        prompts.push(promptText(options));
+        if (prompts.length === 2) await delay(1_000, undefined, { signal: options.abortSignal });
+        return { content: [{ type: 'text', text: 'Pro rata [1].' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      },
+    });
+    const report = await evaluateRag({
+      dataset: dataset.slice(0, 2),
+      retriever: fixedRetriever({ qa: [doc('d1', 'Annual plans are refunded pro rata.')], qb: [doc('d2')] }),
+      answer: answerFromContext({ model, timeoutMs: 50 }),
+      evaluators: [],
+      concurrency: 1,
+    });
+    expect(prompts[0]).toContain('<document index="1" id="d1">\nAnnual plans are refunded pro rata.\n</document>');
+    expect(prompts[0]).toContain('Question: qa');
+    expect(report.items[0].answer).toBe('Pro rata [1].');
+    expect(report.items[1].failure).toEqual({
+      stage: 'answer',
+      error: { name: 'AdvisorTimeoutError', message: expect.stringContaining('50') },
+    });
+    expect(() => answerFromContext({ model, template: 'Answer {question}' })).toThrow(/placeholder \{context\}/);
   });
 });
 
