@@ -1,7 +1,7 @@
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
-import { checkAbortSignal, checkFunction, checkOptional, checkPositiveInteger } from '../util/check-options.ts';
+import { checkAbortSignal, checkFunction, checkOptional, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 import type { AnswerEvaluator, JudgedScore } from './answer-evaluator.ts';
 import type { AnswerFunction } from './answer-from-context.ts';
 import type { MetricsAtK } from './evaluate-retrieval.ts';
@@ -247,7 +247,10 @@ function validateOptions(options: EvaluateRagOptions) {
   const fail = (argument: string, message: string): never => {
     throw new AdvisorArgumentError({ component: COMPONENT, argument, message });
   };
-  if (options === null || typeof options !== 'object') fail('options', 'expected an options object');
+  checkOptions(options, {
+    component: COMPONENT,
+    known: ['dataset', 'retriever', 'answer', 'evaluators', 'k', 'topK', 'documentId', 'concurrency', 'abortSignal', 'onProgress'],
+  });
   const { dataset, retriever, answer, evaluators, k = [1, 3, 5], documentId = defaultDocumentId, concurrency = 4 } = options;
   if (!Array.isArray(dataset)) fail('dataset', 'expected an array of { id, question, relevant? }');
   const ids = new Set<string>();

@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import { checkAbortSignal, checkNonNegativeInteger, checkOptional, checkPositiveNumber } from '../util/check-options.ts';
+import { checkAbortSignal, checkNonNegativeInteger, checkOptional, checkOptions, checkPositiveNumber } from '../util/check-options.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { validateJudgeTemplate } from './judge-prompt.ts';
 import type { EvaluateCallOptions, EvaluationInput } from './answer-evaluator.ts';
@@ -36,9 +36,7 @@ export function resolveJudgeOptions(
   options: JudgeOptions,
   { component, defaultTemplate, placeholders }: { component: string; defaultTemplate: string; placeholders: readonly string[] },
 ): ResolvedJudgeOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new AdvisorArgumentError({ component, argument: 'options', message: 'expected an options object' });
-  }
+  checkOptions(options, { component, known: ['model', 'template', 'threshold', 'timeoutMs', 'maxRetries'] });
   const { model, template = defaultTemplate, threshold = 0.5, timeoutMs = 60_000, maxRetries = 2 } = options;
   if (model === null || (typeof model !== 'object' && typeof model !== 'string')) {
     throw new AdvisorArgumentError({ component, argument: 'model', message: 'expected a language model' });

@@ -5,7 +5,7 @@ import { ComponentError } from '../errors/component-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
 
 /** One judge call: what to ask and how the answer must look. */
-export interface JudgeWithModelOptions<OBJECT> {
+export interface JudgeWithModelOptions {
   readonly model: LanguageModel;
   /** The evaluator's name: names the failure, and the structured output. */
   readonly component: string;
@@ -36,7 +36,7 @@ export async function judgeWithModel<OBJECT>({
   timeoutMs,
   maxRetries,
   abortSignal,
-}: JudgeWithModelOptions<OBJECT>): Promise<OBJECT> {
+}: JudgeWithModelOptions): Promise<OBJECT> {
   const output = Output.object({
     name: component,
     schema: jsonSchema<OBJECT>(schema, {

@@ -63,6 +63,7 @@ describe('createAnswerRelevancyEvaluator', () => {
       }),
     );
     expect(() => createAnswerRelevancyEvaluator({ model, threshold: 2 })).toThrow(/threshold: expected a number from 0 to 1, got 2/);
+    expect(() => createAnswerRelevancyEvaluator({ model, treshold: 0.8 } as never)).toThrow(/unknown option "treshold"/);
     await expect(createAnswerRelevancyEvaluator({ model }).evaluate({ ...input, context: 'text' as never })).rejects.toThrow(
       AdvisorArgumentError,
     );

@@ -187,6 +187,7 @@ describe('evaluateRag', () => {
       /two evaluators are named "mentions-top"/,
     );
     await expect(evaluateRag({ ...valid, concurrency: 0 })).rejects.toThrow(/concurrency: expected a positive integer/);
+    await expect(evaluateRag({ ...valid, concurency: 2 } as never)).rejects.toThrow(/unknown option "concurency"/);
     await expect(evaluateRag({ ...valid, dataset: [{ id: 'x', question: 'q', relevant: { d1: 'yes' as never } }] })).rejects.toThrow(
       AdvisorArgumentError,
     );
