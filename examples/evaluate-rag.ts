@@ -42,9 +42,8 @@ export async function main({
   const { model, embeddingModel, label } = resolveDemoModel({ env, createOpenAI });
   const offline = model.provider === 'offline';
   const judge = offline ? createOfflineJudgeModel() : model;
-  write(
-    `ai-advisors RAG evaluation\nAnswers: ${label}\nJudge: ${offline ? 'offline judge (word overlap: a lexical proxy, not a judgment)' : label}\n`,
-  );
+  const judgedBy = offline ? 'offline judge (word overlap: a lexical proxy, not a judgment)' : label;
+  write(`ai-advisors RAG evaluation\nAnswers: ${label}\nJudge: ${judgedBy}\n`);
 
   const dataset = JSON.parse(await readFile(new URL('./data/labelled-questions.json', import.meta.url), 'utf8')) as LabelledQuestion[];
   const documents = await loadSampleDocuments();
@@ -63,7 +62,8 @@ export async function main({
   });
   write(`${formatRagEvaluation(report)}\n`);
   if (reportFile !== undefined) {
-    await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+    // Who answered and judged, beside the report, so that figures can be compared with the run that made them.
+    await writeFile(reportFile, `${JSON.stringify({ answeredBy: label, judgedBy, ...report }, null, 2)}\n`);
     write(`\nJSON report: ${reportFile}\n`);
   }
   return report;

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { main as advancedRag } from '../../examples/advanced-rag.ts';
 import { main as customAdvisor } from '../../examples/custom-advisor.ts';
 import { main as evaluateRagExample } from '../../examples/evaluate-rag.ts';
@@ -144,10 +146,13 @@ describe('the demo', () => {
 
 describe('the RAG evaluation (`npm run eval`)', () => {
   it('offline: the same report on every run, with these figures on the sample data', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'eval-'));
+    onTestFinished(() => rm(directory, { recursive: true, force: true }));
+    const reportFile = path.join(directory, 'report.json');
     const first = await runOffline(evaluateRagExample);
-    const second = await runOffline(evaluateRagExample);
+    const second = await runOffline((options) => evaluateRagExample({ ...options, reportFile }));
     expect({ ...second.result, elapsedMs: 0 }).toEqual({ ...first.result, elapsedMs: 0 });
-    expect(second.output).toBe(first.output);
+    expect(second.output).toBe(`${first.output}\nJSON report: ${reportFile}\n`);
     const { retrieval, quality, items } = first.result;
     expect(retrieval.queries).toBe(13);
     expect(retrieval.hitRate[1]).toBeCloseTo(12 / 13, 10);
@@ -159,6 +164,12 @@ describe('the RAG evaluation (`npm run eval`)', () => {
     expect(items.at(-1)).toMatchObject({ id: 'student-discount', judgments: { 'answer-relevancy': { result: { passed: false } } } });
     expect(first.output).toContain('Judge: offline judge (word overlap: a lexical proxy, not a judgment)');
     expect(first.output).toMatch(/answer-relevancy\s+14\s+0\s+0\.860\s+0\.929/);
+    const written = JSON.parse(await readFile(reportFile, 'utf8'));
+    expect(written).toEqual({
+      answeredBy: expect.stringContaining('offline stand-in model'),
+      judgedBy: expect.stringContaining('offline judge'),
+      ...JSON.parse(JSON.stringify(second.result)),
+    });
   });
 
   it('with a key: the model answers and judges through @ai-sdk/openai; a judge reply that is not JSON fails that judgment only', async () => {
