@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { createOpenAI } from '@ai-sdk/openai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   answerFromContext,
   createAnswerRelevancyEvaluator,
@@ -13,6 +14,7 @@ import {
 import { AdvisorArgumentError, AdvisorTimeoutError, type Document, type Retriever } from '../../src/index.ts';
 import { createOfflineJudgeModel, createOfflineModel } from '../../src/offline/index.ts';
 import { createBm25Retriever } from '../../src/retrieval/index.ts';
+import { startOpenAIFixture, type OpenAIFixtureReply } from '../fixtures/openai-fixture-server.ts';
 import { promptText, usage } from '../helpers/mock-models.ts';
 
 const doc = (id: string, text = id): Document => ({ id, text, metadata: {} });
@@ -221,6 +223,45 @@ describe('evaluateRag', () => {
     expect(relevancy[0]).toBeGreaterThan(0.5);
     expect(relevancy[2]).toBe(0);
     expect(first.quality.faithfulness).toMatchObject({ judged: 3, failed: 0 });
+  });
+});
+
+describe('evaluateRag with judges through the real @ai-sdk/openai provider', () => {
+  it('reports a 5xx, a timeout and a reply that is not JSON each for its own question, and judges the rest', async () => {
+    const verdict = JSON.stringify({ reason: 'It answers.', score: 1 });
+    const byQuestion: Record<string, OpenAIFixtureReply> = {
+      'q-5xx': { type: 'error', status: 503, message: 'Overloaded' },
+      'q-slow': { type: 'text', text: verdict, firstChunkDelayMs: 2_000 },
+      'q-prose': { type: 'text', text: 'I would say it is relevant.' },
+    };
+    const fixture = await startOpenAIFixture({
+      reply: (request) => {
+        const prompt = JSON.stringify(request.body.messages);
+        const question = Object.keys(byQuestion).find((id) => prompt.includes(id));
+        return question === undefined ? { type: 'text', text: verdict } : byQuestion[question];
+      },
+    });
+    onTestFinished(() => fixture.close());
+    const judge = createOpenAI({ baseURL: fixture.baseURL, apiKey: fixture.apiKey }).chat('gpt-4o-mini');
+    const questions = ['q-ok', 'q-5xx', 'q-slow', 'q-prose', 'q-ok-too'];
+    const report = await evaluateRag({
+      dataset: questions.map((id) => ({ id, question: id })),
+      retriever: fixedRetriever(Object.fromEntries(questions.map((id) => [id, [doc('d1')]]))),
+      answer: echoTop,
+      evaluators: [createAnswerRelevancyEvaluator({ model: judge, timeoutMs: 200, maxRetries: 0 })],
+      concurrency: 5,
+    });
+    const outcomes = report.items.map((item) => item.judgments['answer-relevancy']);
+    expect(outcomes.map((outcome) => (outcome.status === 'failed' ? outcome.error.name : outcome.result.score))).toEqual([
+      1,
+      'ComponentError',
+      'AdvisorTimeoutError',
+      'ComponentError',
+      1,
+    ]);
+    expect(report.quality['answer-relevancy']).toEqual({ judged: 2, failed: 3, meanScore: 1, passRate: 1 });
+    expect(report.failedItems).toBe(0);
+    expect(fixture.violations).toEqual([]);
   });
 });
 
