@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import { generateText, jsonSchema, Output, type LanguageModel } from 'ai';
+import { generateText, jsonSchema, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
@@ -57,6 +57,20 @@ export async function judgeWithModel<OBJECT>({
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;
     if (AdvisorTimeoutError.isInstance(error)) throw error;
-    throw new ComponentError({ component, operation: 'judge', cause: error });
+    throw new ComponentError({ component, operation: 'judge', cause: error, message: describeFailure(error) });
   }
+}
+
+/**
+ * The AI SDK's message, with the innermost cause's when the output did not
+ * parse or match ("No object generated: response did not match schema." says
+ * nothing of what was wrong; the check's or the JSON parser's message does).
+ */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  let innermost: unknown = error;
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
+  return NoObjectGeneratedError.isInstance(error) && innermost !== error
+    ? `${error.message} ${(innermost as Error).message}`
+    : error.message;
 }

@@ -69,13 +69,18 @@ describe('createAnswerRelevancyEvaluator', () => {
     );
   });
 
-  it('rejects with a ComponentError when the verdict is not JSON, or breaks the schema (a score above 1)', async () => {
-    for (const text of ['Sure! The score is 0.9.', '{"reason":"Great.","score":1.5}', '{"score":1}']) {
+  it('rejects with a ComponentError saying what was wrong when the verdict is not JSON, or breaks the schema', async () => {
+    const cases = {
+      'Sure! The score is 0.9.': 'could not parse the response. Unexpected token',
+      '{"reason":"Great.","score":1.5}': 'response did not match schema. score: expected a number from 0 to 1',
+      '{"score":1}': 'response did not match schema. reason: expected a string',
+    };
+    for (const [text, problem] of Object.entries(cases)) {
       const error = await createAnswerRelevancyEvaluator({ model: judge(text) })
         .evaluate(input)
         .catch((caught: unknown) => caught);
       expect(ComponentError.isInstance(error)).toBe(true);
-      expect((error as Error).message).toMatch(/^answer-relevancy: judge failed: /);
+      expect((error as Error).message).toContain(`answer-relevancy: judge failed: No object generated: ${problem}`);
     }
   });
 

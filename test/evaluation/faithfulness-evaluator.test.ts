@@ -71,7 +71,9 @@ describe('createFaithfulnessEvaluator', () => {
 
   it('rejects with a ComponentError when a claim lacks its verdict', async () => {
     const broken = judge({ claims: [{ claim: 'She retired in 2019.' }], reason: 'x' });
-    await expect(createFaithfulnessEvaluator({ model: broken }).evaluate(input)).rejects.toThrow(/^faithfulness: judge failed: /);
+    await expect(createFaithfulnessEvaluator({ model: broken }).evaluate(input)).rejects.toThrow(
+      'faithfulness: judge failed: No object generated: response did not match schema. claims[0]: expected { claim: string, supported: boolean, evidence: string }',
+    );
   });
 });
 
