@@ -12,6 +12,12 @@ export interface EvaluateCallOptions {
   readonly abortSignal?: AbortSignal;
 }
 
+/** Tokens one judge call used, as the provider reported them (`undefined` when it did not). */
+export interface JudgeUsage {
+  readonly inputTokens: number | undefined;
+  readonly outputTokens: number | undefined;
+}
+
 /** A judged score: 0 (worst) to 1 (best), whether it reaches the evaluator's threshold, and the judge's reason. */
 export interface JudgedScore {
   /** 0 to 1. */
@@ -21,6 +27,8 @@ export interface JudgedScore {
   readonly threshold: number;
   /** The judge's explanation, in its own words. */
   readonly reason: string;
+  /** Tokens the judge used; the model-judged evaluators report it, so that a run's cost is known. */
+  readonly usage?: JudgeUsage;
 }
 
 /**

@@ -61,7 +61,7 @@ export function createAnswerRelevancyEvaluator(options: JudgeOptions): AnswerEva
     name: COMPONENT,
     async evaluate(input, callOptions) {
       checkEvaluationInput(input, callOptions, COMPONENT);
-      const verdict = await judgeWithModel<RelevancyVerdict>({
+      const { verdict, usage } = await judgeWithModel<RelevancyVerdict>({
         model,
         component: COMPONENT,
         prompt: renderJudgePrompt(template, input),
@@ -71,7 +71,7 @@ export function createAnswerRelevancyEvaluator(options: JudgeOptions): AnswerEva
         maxRetries,
         abortSignal: callOptions?.abortSignal,
       });
-      return { score: verdict.score, passed: verdict.score >= threshold, threshold, reason: verdict.reason };
+      return { score: verdict.score, passed: verdict.score >= threshold, threshold, reason: verdict.reason, usage };
     },
   };
 }

@@ -95,7 +95,10 @@ export function createFaithfulnessEvaluator(options: JudgeOptions): AnswerEvalua
     name: COMPONENT,
     async evaluate(input, callOptions) {
       checkEvaluationInput(input, callOptions, COMPONENT);
-      const { claims, reason } = await judgeWithModel<FaithfulnessVerdict>({
+      const {
+        verdict: { claims, reason },
+        usage,
+      } = await judgeWithModel<FaithfulnessVerdict>({
         model,
         component: COMPONENT,
         prompt: renderJudgePrompt(template, input),
@@ -112,6 +115,7 @@ export function createFaithfulnessEvaluator(options: JudgeOptions): AnswerEvalua
         threshold,
         reason,
         claims: claims.map(({ claim, supported, evidence }) => ({ claim, supported, evidence })),
+        usage,
       };
     },
   };

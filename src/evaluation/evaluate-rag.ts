@@ -92,6 +92,10 @@ export interface QualitySummary {
   readonly meanScore: number | null;
   /** Share of the judged answers that passed; `null` when none was judged. */
   readonly passRate: number | null;
+  /** Input tokens the judge reported over the judged answers (failed calls are not counted). */
+  readonly inputTokens: number;
+  /** Output tokens the judge reported over the judged answers. */
+  readonly outputTokens: number;
 }
 
 /** What `evaluateRag` returns: per-question results in the dataset's order, retrieval metrics and judged quality. */
@@ -232,6 +236,8 @@ function qualitySummary(items: readonly RagItemReport[], name: string): QualityS
     failed: outcomes.length - results.length,
     meanScore: results.length === 0 ? null : results.reduce((sum, result) => sum + result.score, 0) / results.length,
     passRate: results.length === 0 ? null : results.filter((result) => result.passed).length / results.length,
+    inputTokens: results.reduce((sum, result) => sum + (result.usage?.inputTokens ?? 0), 0),
+    outputTokens: results.reduce((sum, result) => sum + (result.usage?.outputTokens ?? 0), 0),
   };
 }
 

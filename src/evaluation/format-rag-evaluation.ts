@@ -2,8 +2,8 @@ import type { RagEvaluationReport } from './evaluate-rag.ts';
 
 /**
  * A readable summary of an `evaluateRag` report, as plain-text tables:
- * retrieval metrics at each cut-off, each evaluator's mean score and pass
- * rate, then one row per question (recall at the largest cut-off, each
+ * retrieval metrics at each cut-off, each evaluator's mean score, pass
+ * rate and the judge's tokens, then one row per question (recall at the largest cut-off, each
  * evaluator's score, or `failed`), and the failures with their errors.
  *
  * @example
@@ -32,10 +32,10 @@ export function formatRagEvaluation(report: RagEvaluationReport): string {
     '',
     `Answer quality (${items.length} question${items.length === 1 ? '' : 's'}, ${report.failedItems} without an answer)`,
     table(
-      ['evaluator', 'judged', 'failed', 'mean score', 'pass rate'],
+      ['evaluator', 'judged', 'failed', 'mean score', 'pass rate', 'tokens in', 'tokens out'],
       names.map((name) => {
-        const { judged, failed, meanScore, passRate } = quality[name];
-        return [name, String(judged), String(failed), fixed(meanScore), fixed(passRate)];
+        const { judged, failed, meanScore, passRate, inputTokens, outputTokens } = quality[name];
+        return [name, String(judged), String(failed), fixed(meanScore), fixed(passRate), String(inputTokens), String(outputTokens)];
       }),
     ),
     '',

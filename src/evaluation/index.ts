@@ -23,7 +23,7 @@ export {
   type BeirQuery,
   type LoadBeirDatasetOptions,
 } from './load-beir-dataset.ts';
-export type { AnswerEvaluator, EvaluateCallOptions, EvaluationInput, JudgedScore } from './answer-evaluator.ts';
+export type { AnswerEvaluator, EvaluateCallOptions, EvaluationInput, JudgedScore, JudgeUsage } from './answer-evaluator.ts';
 export type { JudgeOptions } from './judge-options.ts';
 export { createAnswerRelevancyEvaluator, DEFAULT_ANSWER_RELEVANCY_TEMPLATE } from './create-answer-relevancy-evaluator.ts';
 export {

@@ -3,6 +3,7 @@ import { generateText, jsonSchema, NoObjectGeneratedError, Output, type Language
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
+import type { JudgeUsage } from './answer-evaluator.ts';
 
 /** One judge call: what to ask and how the answer must look. */
 export interface JudgeWithModelOptions {
@@ -20,7 +21,7 @@ export interface JudgeWithModelOptions {
 }
 
 /**
- * Asks `model` for a structured verdict with `generateText` and
+ * Asks `model` for a structured verdict (and reports the tokens used) with `generateText` and
  * `Output.object` (the AI SDK 7 way; `generateObject` is deprecated), at
  * temperature 0. A caller's abort rejects with the signal's reason, the
  * deadline with an `AdvisorTimeoutError`; an HTTP error (after the AI SDK's
@@ -36,7 +37,7 @@ export async function judgeWithModel<OBJECT>({
   timeoutMs,
   maxRetries,
   abortSignal,
-}: JudgeWithModelOptions): Promise<OBJECT> {
+}: JudgeWithModelOptions): Promise<{ verdict: OBJECT; usage: JudgeUsage }> {
   const output = Output.object({
     name: component,
     schema: jsonSchema<OBJECT>(schema, {
@@ -52,7 +53,10 @@ export async function judgeWithModel<OBJECT>({
       operation: 'judge',
       timeoutMs,
       abortSignal,
-      run: async (signal) => (await generateText({ model, prompt, output, temperature: 0, maxRetries, abortSignal: signal })).output,
+      run: async (signal) => {
+        const result = await generateText({ model, prompt, output, temperature: 0, maxRetries, abortSignal: signal });
+        return { verdict: result.output, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens } };
+      },
     });
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;

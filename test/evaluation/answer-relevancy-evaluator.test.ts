@@ -23,6 +23,7 @@ describe('createAnswerRelevancyEvaluator', () => {
       passed: true,
       threshold: 0.5,
       reason: 'It answers the question.',
+      usage: { inputTokens: 3, outputTokens: 5 },
     });
 
     const strict = createAnswerRelevancyEvaluator({ model: judge('{"reason":"Partly.","score":0.5}'), threshold: 0.8 });

@@ -83,7 +83,9 @@ describe('evaluateRag', () => {
       recall: { 1: 0.5, 3: 0.75 },
       ndcg: { 1: 0.5, 3: (report.items[0].retrieval!.ndcg[3] + 1) / 2 },
     });
-    expect(report.quality).toEqual({ 'mentions-top': { judged: 3, failed: 0, meanScore: 1, passRate: 1 } });
+    expect(report.quality).toEqual({
+      'mentions-top': { judged: 3, failed: 0, meanScore: 1, passRate: 1, inputTokens: 0, outputTokens: 0 },
+    });
     expect(report.failedItems).toBe(0);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
@@ -102,8 +104,8 @@ describe('evaluateRag', () => {
       'mentions-top': { status: 'failed', error: { name: 'AdvisorTimeoutError', message: expect.stringContaining('mentions-top') } },
       'always-half': { status: 'judged', result: expect.objectContaining({ score: 0.5 }) },
     });
-    expect(report.quality['mentions-top']).toEqual({ judged: 2, failed: 1, meanScore: 1, passRate: 1 });
-    expect(report.quality['always-half']).toEqual({ judged: 3, failed: 0, meanScore: 0.5, passRate: 1 });
+    expect(report.quality['mentions-top']).toEqual({ judged: 2, failed: 1, meanScore: 1, passRate: 1, inputTokens: 0, outputTokens: 0 });
+    expect(report.quality['always-half']).toEqual({ judged: 3, failed: 0, meanScore: 0.5, passRate: 1, inputTokens: 0, outputTokens: 0 });
     expect(report.failedItems).toBe(0);
     expect(formatRagEvaluation(report)).toContain('b: mentions-top judge failed: ');
   });
@@ -259,7 +261,11 @@ describe('evaluateRag with judges through the real @ai-sdk/openai provider', () 
       'ComponentError',
       1,
     ]);
-    expect(report.quality['answer-relevancy']).toEqual({ judged: 2, failed: 3, meanScore: 1, passRate: 1 });
+    expect(report.quality['answer-relevancy']).toMatchObject({ judged: 2, failed: 3, meanScore: 1, passRate: 1 });
+    // The tokens the fixture reported for the two judged answers, and only those.
+    const judgedUsage = outcomes.flatMap((outcome) => (outcome.status === 'judged' ? [outcome.result.usage!] : []));
+    expect(report.quality['answer-relevancy'].inputTokens).toBe(judgedUsage[0].inputTokens! + judgedUsage[1].inputTokens!);
+    expect(report.quality['answer-relevancy'].inputTokens).toBeGreaterThan(0);
     expect(report.failedItems).toBe(0);
     expect(fixture.violations).toEqual([]);
   });
@@ -311,9 +317,9 @@ describe('formatRagEvaluation', () => {
         `  3     1.000  0.750   0.750  ${report.retrieval.ndcg[3].toFixed(3)}`,
         '',
         'Answer quality (3 questions, 0 without an answer)',
-        '  evaluator     judged  failed  mean score  pass rate',
-        '  ------------  ------  ------  ----------  ---------',
-        '  mentions-top       3       0       1.000      1.000',
+        '  evaluator     judged  failed  mean score  pass rate  tokens in  tokens out',
+        '  ------------  ------  ------  ----------  ---------  ---------  ----------',
+        '  mentions-top       3       0       1.000      1.000          0           0',
         '',
         'Per question',
         '  id  recall@3  mentions-top',

@@ -37,6 +37,7 @@ describe('createFaithfulnessEvaluator', () => {
       threshold: 0.5,
       reason: 'One of two claims is supported.',
       claims: verdict.claims,
+      usage: { inputTokens: 3, outputTokens: 5 },
     });
     await expect(createFaithfulnessEvaluator({ model: judge(verdict), threshold: 1 }).evaluate(input)).resolves.toMatchObject({
       passed: false,

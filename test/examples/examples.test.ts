@@ -157,10 +157,10 @@ describe('the RAG evaluation (`npm run eval`)', () => {
     expect(retrieval.queries).toBe(13);
     expect(retrieval.hitRate[1]).toBeCloseTo(12 / 13, 10);
     expect(retrieval.recall[3]).toBe(1);
-    expect(quality['answer-relevancy']).toMatchObject({ judged: 14, failed: 0, passRate: 13 / 14 });
+    expect(quality['answer-relevancy']).toMatchObject({ judged: 14, failed: 0, passRate: 13 / 14, inputTokens: 3401, outputTokens: 363 });
     expect(quality['answer-relevancy'].meanScore).toBeCloseTo(0.86, 2);
     // The offline model only quotes its documents, so every claim is found in them.
-    expect(quality.faithfulness).toMatchObject({ judged: 14, failed: 0, meanScore: 1, passRate: 1 });
+    expect(quality.faithfulness).toMatchObject({ judged: 14, failed: 0, meanScore: 1, passRate: 1, inputTokens: 7593, outputTokens: 2701 });
     expect(items.at(-1)).toMatchObject({ id: 'student-discount', judgments: { 'answer-relevancy': { result: { passed: false } } } });
     expect(first.output).toContain('Judge: offline judge (word overlap: a lexical proxy, not a judgment)');
     expect(first.output).toMatch(/answer-relevancy\s+14\s+0\s+0\.860\s+0\.929/);
@@ -192,7 +192,7 @@ describe('the RAG evaluation (`npm run eval`)', () => {
       const { result, output } = await runOffline(evaluateRagExample, { OPENAI_API_KEY: fixture.apiKey, OPENAI_BASE_URL: fixture.baseURL });
       expect(fixture.violations).toEqual([]);
       expect(output).toContain('Judge: gpt-4o-mini at');
-      expect(result.quality['answer-relevancy']).toEqual({ judged: 13, failed: 1, meanScore: 0.75, passRate: 1 });
+      expect(result.quality['answer-relevancy']).toMatchObject({ judged: 13, failed: 1, meanScore: 0.75, passRate: 1 });
       expect(result.quality.faithfulness).toMatchObject({ judged: 14, failed: 0, meanScore: 1 });
       expect(result.items.at(-1)!.judgments['answer-relevancy']).toMatchObject({ status: 'failed', error: { name: 'ComponentError' } });
       expect(output).toContain('student-discount: answer-relevancy judge failed: ');

@@ -21,6 +21,7 @@ describe('createOfflineJudgeModel: a deterministic lexical stand-in judge', () =
       passed: true,
       threshold: 0.5,
       reason: "Lexical proxy: the answer uses 5 of the question's 5 content words.",
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
     });
     const partial = await relevancy.evaluate({ question, answer: 'Marsh was born in Whitby.', context });
     expect(partial.score).toBe(0.2);
@@ -59,6 +60,7 @@ describe('createOfflineJudgeModel: a deterministic lexical stand-in judge', () =
         },
         { claim: 'She won the Nobel Prize for chemistry in 2001.', supported: false, evidence: '' },
       ],
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
     });
   });
 
@@ -89,7 +91,8 @@ describe('createOfflineJudgeModel: a deterministic lexical stand-in judge', () =
       model: createOfflineJudgeModel(),
       template: 'Check this.\n{answer}\nAgainst:\n{context}',
     });
-    await expect(custom.evaluate(input)).resolves.toEqual(runs[0]);
+    const { usage, ...verdict } = runs[0];
+    await expect(custom.evaluate(input)).resolves.toEqual({ ...verdict, usage: { ...usage, inputTokens: expect.any(Number) } });
   });
 
   it('refuses prompts that are not an evaluator’s, and invalid options', async () => {
