@@ -172,10 +172,8 @@ export async function evaluateRag(options: EvaluateRagOptions): Promise<RagEvalu
     const context = documents.map((document) => document.text);
     for (const evaluator of evaluators) {
       try {
-        judgments[evaluator.name] = {
-          status: 'judged',
-          result: await evaluator.evaluate({ question, answer: text, context }, { abortSignal }),
-        };
+        const result = await evaluator.evaluate({ question, answer: text, context }, { abortSignal });
+        judgments[evaluator.name] = { status: 'judged', result: checkJudgedScore(result, evaluator.name) };
       } catch (error) {
         judgments[evaluator.name] = { status: 'failed', error: stopIfAborted(error) };
       }
@@ -239,6 +237,20 @@ function qualitySummary(items: readonly RagItemReport[], name: string): QualityS
     inputTokens: results.reduce((sum, result) => sum + (result.usage?.inputTokens ?? 0), 0),
     outputTokens: results.reduce((sum, result) => sum + (result.usage?.outputTokens ?? 0), 0),
   };
+}
+
+/** A custom evaluator's result, checked like the built-in ones' so that the summaries stay numbers. */
+function checkJudgedScore(result: JudgedScore, name: string): JudgedScore {
+  const { score, passed, threshold, reason } = (result ?? {}) as Partial<JudgedScore>;
+  const valid =
+    typeof score === 'number' &&
+    score >= 0 &&
+    score <= 1 &&
+    typeof passed === 'boolean' &&
+    typeof threshold === 'number' &&
+    typeof reason === 'string';
+  if (!valid) throw new TypeError(`${name} returned ${JSON.stringify(result)}, not { score: 0..1, passed, threshold, reason }`);
+  return result;
 }
 
 function reportError(error: unknown): ReportedError {

@@ -21,12 +21,13 @@ export interface JudgeWithModelOptions {
 }
 
 /**
- * Asks `model` for a structured verdict (and reports the tokens used) with `generateText` and
+ * Asks `model` for a structured verdict with `generateText` and
  * `Output.object` (the AI SDK 7 way; `generateObject` is deprecated), at
- * temperature 0. A caller's abort rejects with the signal's reason, the
- * deadline with an `AdvisorTimeoutError`; an HTTP error (after the AI SDK's
- * retries), unparsable JSON or a verdict the schema or `check` refuses
- * rejects with a `ComponentError` whose cause is the AI SDK's error.
+ * temperature 0, and returns it with the tokens the call used. A caller's
+ * abort rejects with the signal's reason, the deadline with an
+ * `AdvisorTimeoutError`; an HTTP error (after the AI SDK's retries),
+ * unparsable JSON or a verdict the schema or `check` refuses rejects with a
+ * `ComponentError` whose cause is the AI SDK's error.
  */
 export async function judgeWithModel<OBJECT>({
   model,

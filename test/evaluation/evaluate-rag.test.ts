@@ -90,7 +90,7 @@ describe('evaluateRag', () => {
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
-  it('reports a judge failure in its judgment and goes on: the other judges and questions are judged, and the summary counts it apart', async () => {
+  it('reports a judge failure (or an invalid result) in its judgment and goes on: the other judges and questions are judged, and the summary counts it apart', async () => {
     const report = await evaluateRag({
       dataset,
       retriever: fixedRetriever(rankings),
@@ -108,6 +108,20 @@ describe('evaluateRag', () => {
     expect(report.quality['always-half']).toEqual({ judged: 3, failed: 0, meanScore: 0.5, passRate: 1, inputTokens: 0, outputTokens: 0 });
     expect(report.failedItems).toBe(0);
     expect(formatRagEvaluation(report)).toContain('b: mentions-top judge failed: ');
+
+    const broken: AnswerEvaluator = {
+      name: 'broken',
+      evaluate: async () => ({ score: Number.NaN, passed: true, threshold: 0.5, reason: '' }),
+    };
+    const withBroken = await evaluateRag({ dataset, retriever: fixedRetriever(rankings), answer: echoTop, evaluators: [broken] });
+    expect(withBroken.items[0].judgments.broken).toEqual({
+      status: 'failed',
+      error: {
+        name: 'TypeError',
+        message: 'broken returned {"score":null,"passed":true,"threshold":0.5,"reason":""}, not { score: 0..1, passed, threshold, reason }',
+      },
+    });
+    expect(withBroken.quality.broken).toMatchObject({ judged: 0, failed: 3, meanScore: null });
   });
 
   it('reports a retrieval or answer failure as the question’s failure, without judgments; its retrieval metrics are left out of the means', async () => {
