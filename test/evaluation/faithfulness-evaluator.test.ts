@@ -97,7 +97,7 @@ describe('createFaithfulnessEvaluator through the real @ai-sdk/openai provider',
     expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'faithfulness', strict: true } });
   });
 
-  it('rejects with a ComponentError wrapping the APICallError of a 500, after the retries it was given', async () => {
+  it('rejects with a ComponentError wrapping the RetryError of a 500 then a 503, after the one retry it was given', async () => {
     const before = fixture.requests.length;
     const retryAfter = { 'retry-after-ms': '5' };
     fixture.enqueue(
