@@ -1,5 +1,8 @@
 /**
- * Retrieval evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets.
+ * Evaluation: `evaluateRetrieval`, ranking metrics and BEIR datasets; judged
+ * answer quality (`createAnswerRelevancyEvaluator`,
+ * `createFaithfulnessEvaluator`) and `evaluateRag`, which measures retrieval
+ * and answers together over a labelled set.
  *
  * @module ai-advisors/evaluation
  */
@@ -20,3 +23,25 @@ export {
   type BeirQuery,
   type LoadBeirDatasetOptions,
 } from './load-beir-dataset.ts';
+export type { AnswerEvaluator, EvaluateCallOptions, EvaluationInput, JudgedScore, JudgeUsage } from './answer-evaluator.ts';
+export type { JudgeOptions } from './judge-options.ts';
+export { createAnswerRelevancyEvaluator, DEFAULT_ANSWER_RELEVANCY_TEMPLATE } from './create-answer-relevancy-evaluator.ts';
+export {
+  createFaithfulnessEvaluator,
+  DEFAULT_FAITHFULNESS_TEMPLATE,
+  type CheckedClaim,
+  type FaithfulnessResult,
+} from './create-faithfulness-evaluator.ts';
+export { answerFromContext, type AnswerFromContextOptions, type AnswerFunction } from './answer-from-context.ts';
+export {
+  evaluateRag,
+  type EvaluateRagOptions,
+  type ItemRetrievalMetrics,
+  type JudgmentOutcome,
+  type LabelledQuestion,
+  type QualitySummary,
+  type RagEvaluationReport,
+  type RagItemReport,
+  type ReportedError,
+} from './evaluate-rag.ts';
+export { formatRagEvaluation } from './format-rag-evaluation.ts';

@@ -6,6 +6,7 @@ import { createTextModel } from '../model/create-text-model.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, validateContextTemplate } from '../prompt/context-template.ts';
 import { rankSentences, splitSentences, type Sentence } from './rank-sentences.ts';
 import { readOfflinePrompt } from './read-offline-prompt.ts';
+import { QUESTION_STOP_WORDS } from './question-stop-words.ts';
 import { checkOptions } from '../util/check-options.ts';
 
 const COMPONENT = 'offline-model';
@@ -17,54 +18,6 @@ const FROM_DOCUMENTS = 'From the provided documents:';
 const FROM_CONVERSATION = 'From our conversation:';
 const NOTHING_TO_QUOTE = 'I have nothing to quote';
 const QUESTION_ECHO_LIMIT = 120;
-
-/** Words that carry no topic in a question: interrogatives, pronouns, auxiliaries. */
-const QUESTION_STOP_WORDS = [
-  'what',
-  'which',
-  'who',
-  'whom',
-  'whose',
-  'when',
-  'where',
-  'why',
-  'how',
-  'do',
-  'does',
-  'did',
-  'can',
-  'could',
-  'would',
-  'should',
-  'has',
-  'have',
-  'had',
-  'were',
-  'been',
-  'am',
-  'i',
-  'me',
-  'my',
-  'you',
-  'your',
-  'he',
-  'him',
-  'his',
-  'she',
-  'her',
-  'hers',
-  'its',
-  'we',
-  'us',
-  'our',
-  'them',
-  'tell',
-  'about',
-  'please',
-  'know',
-  'any',
-  'some',
-];
 
 /** Options of `createOfflineModel`. */
 export interface OfflineModelOptions {
@@ -163,7 +116,7 @@ function shorten(question: string): string {
 }
 
 /** An earlier answer's quotable text: the quotes of an offline answer without label and citations, or the text as is. */
-function readAssistantText(text: string): string | undefined {
+export function readAssistantText(text: string): string | undefined {
   if (!text.startsWith(OFFLINE_MODEL_LABEL)) return text;
   const body = text.slice(OFFLINE_MODEL_LABEL.length).trim();
   if (body.startsWith(NOTHING_TO_QUOTE)) return undefined;

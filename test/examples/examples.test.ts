@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { main as advancedRag } from '../../examples/advanced-rag.ts';
 import { main as customAdvisor } from '../../examples/custom-advisor.ts';
+import { main as evaluateRagExample } from '../../examples/evaluate-rag.ts';
 import { DEMO_QUESTIONS, main as demo } from '../../examples/demo.ts';
 import { main as memory } from '../../examples/memory.ts';
 import { main as middleware } from '../../examples/advisor-middleware.ts';
@@ -12,6 +15,7 @@ import { main as questionAnswerRag } from '../../examples/question-answer-rag.ts
 import { main as quickStart } from '../../examples/quick-start.ts';
 import { main as rerankRag } from '../../examples/rerank-rag.ts';
 import { OFFLINE_MODEL_LABEL } from '../../src/offline/index.ts';
+import { startOpenAIFixture, type FixtureRequest, type OpenAIFixtureReply } from '../fixtures/openai-fixture-server.ts';
 import { startQdrantFixture } from '../fixtures/qdrant-fixture-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -137,5 +141,64 @@ describe('the demo', () => {
     expect(stdout).toContain('Model: offline stand-in model');
     expect(stdout).toContain('You: How old is she?');
     expect(stdout).toMatch(/Done in \d+\.\d s\./);
+  });
+});
+
+describe('the RAG evaluation (`npm run eval`)', () => {
+  it('offline: the same report on every run, with these figures on the sample data', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'eval-'));
+    onTestFinished(() => rm(directory, { recursive: true, force: true }));
+    const reportFile = path.join(directory, 'report.json');
+    const first = await runOffline(evaluateRagExample);
+    const second = await runOffline((options) => evaluateRagExample({ ...options, reportFile }));
+    expect({ ...second.result, elapsedMs: 0 }).toEqual({ ...first.result, elapsedMs: 0 });
+    expect(second.output).toBe(`${first.output}\nJSON report: ${reportFile}\n`);
+    const { retrieval, quality, items } = first.result;
+    expect(retrieval.queries).toBe(13);
+    expect(retrieval.hitRate[1]).toBeCloseTo(12 / 13, 10);
+    expect(retrieval.recall[3]).toBe(1);
+    expect(quality['answer-relevancy']).toMatchObject({ judged: 14, failed: 0, passRate: 13 / 14, inputTokens: 3401, outputTokens: 363 });
+    expect(quality['answer-relevancy'].meanScore).toBeCloseTo(0.86, 2);
+    // The offline model only quotes its documents, so every claim is found in them.
+    expect(quality.faithfulness).toMatchObject({ judged: 14, failed: 0, meanScore: 1, passRate: 1, inputTokens: 7593, outputTokens: 2701 });
+    expect(items.at(-1)).toMatchObject({ id: 'student-discount', judgments: { 'answer-relevancy': { result: { passed: false } } } });
+    expect(first.output).toContain('Judge: offline judge (word overlap: a lexical proxy, not a judgment)');
+    expect(first.output).toMatch(/answer-relevancy\s+14\s+0\s+0\.860\s+0\.929/);
+    const written = JSON.parse(await readFile(reportFile, 'utf8'));
+    expect(written).toEqual({
+      answeredBy: expect.stringContaining('offline stand-in model'),
+      judgedBy: expect.stringContaining('offline judge'),
+      ...JSON.parse(JSON.stringify(second.result)),
+    });
+  });
+
+  it('with a key: the model answers and judges through @ai-sdk/openai; a judge reply that is not JSON fails that judgment only', async () => {
+    const judged = (request: FixtureRequest): OpenAIFixtureReply | undefined => {
+      const name: string | undefined = request.body.response_format?.json_schema?.name;
+      const prompt = JSON.stringify(request.body.messages);
+      if (name === 'answer-relevancy') {
+        return prompt.includes('student discount')
+          ? { type: 'text', text: 'I would rate this a 2 out of 10.' }
+          : { type: 'text', text: JSON.stringify({ reason: 'It answers the question.', score: 0.75 }) };
+      }
+      if (name === 'faithfulness') {
+        const claims = [{ claim: 'A claim.', supported: true, evidence: 'A sentence.' }];
+        return { type: 'text', text: JSON.stringify({ claims, reason: 'Supported.' }) };
+      }
+      return { type: 'text', text: 'An answer from the documents [1].' };
+    };
+    const fixture = await startOpenAIFixture({ reply: judged });
+    try {
+      const { result, output } = await runOffline(evaluateRagExample, { OPENAI_API_KEY: fixture.apiKey, OPENAI_BASE_URL: fixture.baseURL });
+      expect(fixture.violations).toEqual([]);
+      expect(output).toContain('Judge: gpt-4o-mini at');
+      expect(result.quality['answer-relevancy']).toMatchObject({ judged: 13, failed: 1, meanScore: 0.75, passRate: 1 });
+      expect(result.quality.faithfulness).toMatchObject({ judged: 14, failed: 0, meanScore: 1 });
+      expect(result.items.at(-1)!.judgments['answer-relevancy']).toMatchObject({ status: 'failed', error: { name: 'ComponentError' } });
+      expect(output).toContain('student-discount: answer-relevancy judge failed: ');
+      expect(fixture.requests.filter((request) => request.endpoint === 'embeddings').length).toBeGreaterThan(0);
+    } finally {
+      await fixture.close();
+    }
   });
 });
