@@ -6,6 +6,7 @@ import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { AppendConflictError } from '../errors/append-conflict-error.ts';
 import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
 import { appendDigest } from './append-digest.ts';
+import { scopedAppendKey } from './append-key.ts';
 import { callStore } from './call-store.ts';
 import type {
   AppendAttempt,
@@ -16,6 +17,20 @@ import type {
   StoreReadOptions,
   ThreadedChatMemoryStore,
 } from './chat-memory-store.ts';
+import {
+  type ChatMemorySummaryOptions,
+  entriesAfterSummary,
+  type ResolvedSummaryOptions,
+  resolveSummaryOptions,
+  type StoredSummary,
+  summaryBeforeTurn,
+  summaryOf,
+  systemEntryWithSummary,
+  systemWithSummary,
+  turnsToFold,
+  withCheckpoint,
+  writeCheckpoint,
+} from './conversation-summary.ts';
 import { type ChatThreadPage, checkThreadOwner, checkThreadTitle, type ListThreadsOptions, threadTitle } from './chat-thread.ts';
 import type { ChatMemoryWindow, WindowSelection } from './chat-memory-window.ts';
 import { createInMemoryChatMemoryStore } from './in-memory-chat-memory-store.ts';
@@ -46,6 +61,12 @@ export interface ChatMemoryOptions {
    * they name items that server never produced.
    */
   readonly keepProviderItemIds?: boolean;
+  /**
+   * Keep a running summary: once the unsummarised history passes `triggerTokens`, its oldest turns are folded into a
+   * summary written by `model`, after the answer (never holding up a turn), kept with the conversation in its store and
+   * given to the model ahead of the window. See `ChatMemorySummaryOptions`.
+   */
+  readonly summary?: ChatMemorySummaryOptions;
 }
 
 /** Turn-level metadata given on append; `turnId` and `createdAt` are filled in when absent. */
@@ -151,6 +172,8 @@ export interface ChatMemory {
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 // First read size for unbounded windows; it doubles until the window is full or the history ends.
 const INITIAL_READ_SIZE = 64;
+/** Summary calls one background run makes at most: a long history is folded over several, the rest on later turns. */
+const MAX_SUMMARY_STEPS = 8;
 
 /**
  * Chat memory keyed by conversation id: an append-only store of whole turns
@@ -176,6 +199,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     timeout = 10_000,
     keepProviderItemIds = false,
   } = options;
+  const summaryOptions = options.summary === undefined ? undefined : resolveSummaryOptions(options.summary, component);
   if (store === null || typeof store !== 'object' || typeof store.appendTurn !== 'function' || typeof store.read !== 'function') {
     throw new AdvisorArgumentError({ component, argument: 'store', message: 'expected a ChatMemoryStore' });
   }
@@ -261,6 +285,104 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     }
   }
 
+  /**
+   * A read with its summary applied: the entries after the summary's last turn, and the system entry carrying the
+   * summary. `reachedStart` when the history read begins where the model's history does (the conversation's start,
+   * or the summary's end). A summary whose last turn is gone from a complete read (regenerated) no longer describes
+   * the history and is left out.
+   */
+  function summarised(
+    history: StoredHistory,
+    entries: MemoryEntry[],
+    complete: boolean,
+  ): { history: StoredHistory; entries: MemoryEntry[]; reachedStart: boolean } {
+    const summary = summaryOf(history.system);
+    const checkpoint = summary?.checkpoints.at(-1);
+    if (checkpoint === undefined) return { history, entries, reachedStart: complete };
+    const after = entriesAfterSummary(entries, checkpoint);
+    if (after === undefined && complete) return { history, entries, reachedStart: true };
+    return {
+      history: { ...history, system: systemWithSummary(history.system!, checkpoint) },
+      entries: after ?? entries,
+      reachedStart: after !== undefined,
+    };
+  }
+
+  /** The stored summary and the history after it: read back from the newest entries until the summary's last turn (or the start). */
+  async function readUnsummarised(
+    conversationId: string,
+  ): Promise<{ system?: MemoryEntry; summary?: StoredSummary; entries: MemoryEntry[] }> {
+    const source = storeSource(conversationId, undefined);
+    for (let limit = INITIAL_READ_SIZE; ; limit *= 2) {
+      const read = await source(limit, undefined);
+      const complete = read.entries.length < limit;
+      const current = dropRegeneratedTurns(orderByTurn(read.entries));
+      if (current.unresolved && !complete) continue;
+      const summary = summaryOf(read.system);
+      const checkpoint = summary?.checkpoints.at(-1);
+      const after = checkpoint === undefined ? undefined : entriesAfterSummary(current.entries, checkpoint);
+      if (after !== undefined) return { system: read.system, summary, entries: after };
+      // Without a summary, or with one whose last turn is gone: everything is unsummarised.
+      if (complete) return { system: read.system, entries: current.entries };
+    }
+  }
+
+  /** Conversations whose summary work runs in this process, and whether a turn was stored meanwhile. */
+  const summarising = new Map<string, { again: boolean }>();
+
+  /**
+   * Starts the summary work of a conversation after a stored turn. One run per conversation at a time in this
+   * process: a turn stored during a run makes it look again when it ends.
+   */
+  function scheduleSummary(conversationId: string, settings: ResolvedSummaryOptions): void {
+    const running = summarising.get(conversationId);
+    if (running !== undefined) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    summarising.set(conversationId, state);
+    const work = (async () => {
+      do {
+        state.again = false;
+        await summariseConversation(conversationId, settings).catch((error: unknown) => settings.onError(error, { conversationId }));
+      } while (state.again);
+      summarising.delete(conversationId);
+    })();
+    settings.schedule(work);
+  }
+
+  /**
+   * Folds the oldest turns into the summary while the unsummarised history is over budget, one model call and one
+   * append per step. Each step appends only the system entry, under a key named by the turn it reaches: two
+   * processes summarising the same turns store it once.
+   */
+  async function summariseConversation(conversationId: string, settings: ResolvedSummaryOptions): Promise<void> {
+    for (let step = 0; step < MAX_SUMMARY_STEPS; step++) {
+      const { system, summary, entries } = await readUnsummarised(conversationId);
+      const folded = await turnsToFold(entries, settings);
+      if (folded.length === 0) return;
+      const checkpoint = await writeCheckpoint(summary, folded, settings);
+      const key = scopedAppendKey(checkpoint.through, 'summary', []);
+      const entry = systemEntryWithSummary(system, withCheckpoint(summary, checkpoint), { turnId: key, createdAt: new Date() });
+      await appendAttempt(conversationId, { key, entries: [], system: entry }, undefined);
+    }
+  }
+
+  /**
+   * The system entry a turn must carry to keep the summary right: the summary carried over to the turn's own system
+   * message, and taken back to before turn `regenerates` when the turn replaces one it folded in.
+   */
+  async function systemKeepingSummary(conversationId: string, system: MemoryEntry | undefined, regenerates: string | undefined) {
+    if (system === undefined && regenerates === undefined) return undefined;
+    const stored = await readUnsummarised(conversationId);
+    if (stored.summary === undefined) return system;
+    const unsummarised = regenerates === undefined || stored.entries.some((entry) => standsForTurn(entry.metadata, regenerates));
+    const summary = regenerates === undefined ? stored.summary : summaryBeforeTurn(stored.summary, regenerates, unsummarised);
+    if (system === undefined && summary === stored.summary) return undefined;
+    return systemEntryWithSummary(system ?? stored.system, summary, system?.metadata ?? stored.system!.metadata);
+  }
+
   async function readWindowedWith(
     source: HistorySource,
     { keepOpenToolCalls }: ChatMemoryReadOptions,
@@ -268,26 +390,25 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   ): Promise<MemoryEntry[]> {
     const readLast = (last: number | undefined) => source(last, windowBudget);
     if (activeWindow === undefined) {
-      const history = await readLast(undefined);
-      return withSystem(
-        history,
-        removeOrphanToolEntries(dropRegeneratedTurns(orderByTurn(history.entries)).entries, { keepOpenToolCalls }),
-      );
+      const whole = await readLast(undefined);
+      const { history, entries } = summarised(whole, dropRegeneratedTurns(orderByTurn(whole.entries)).entries, true);
+      return withSystem(history, removeOrphanToolEntries(entries, { keepOpenToolCalls }));
     }
 
     // A window of n entries needs n + 1 (to see where the oldest turn starts), plus those regenerations left out.
     let readCap = activeWindow.maxEntries + 1;
     for (let limit = Math.min(readCap, INITIAL_READ_SIZE); ; limit = Math.min(limit * 2, readCap)) {
-      const history = await readLast(limit);
-      const complete = history.entries.length < limit;
-      const current = dropRegeneratedTurns(orderByTurn(history.entries));
-      if (current.unresolved && !complete) {
+      const read = await readLast(limit);
+      const current = dropRegeneratedTurns(orderByTurn(read.entries));
+      if (current.unresolved && read.entries.length >= limit) {
         readCap = Math.max(readCap, limit * 2);
         continue;
       }
-      readCap = Math.max(readCap, activeWindow.maxEntries + 1 + history.entries.length - current.entries.length);
+      readCap = Math.max(readCap, activeWindow.maxEntries + 1 + read.entries.length - current.entries.length);
+      // What a summary covers is not read on: its last turn is where the history starts.
+      const { history, entries: unsummarised, reachedStart: complete } = summarised(read, current.entries, read.entries.length < limit);
       const { entries: needed, boundary } =
-        measureBudget === undefined ? { entries: current.entries } : newestWithinBudget(current.entries, measureBudget);
+        measureBudget === undefined ? { entries: unsummarised } : newestWithinBudget(unsummarised, measureBudget);
       const units = groupIntoEvictionUnits(needed);
       // The oldest unit of a partial read may have started before it; past the budget, it did if the cut split a turn.
       const oldestIsPartial = boundary === undefined ? !complete : units[0]?.[0].metadata.turnId === boundary.metadata.turnId;
@@ -338,9 +459,10 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
           : validateAppendKey(options.key, 'key', component);
       const stored = keepProviderItemIds ? messages : messages.map(stripProviderItemIds);
       const entries = await measureEntries(stored, metadata);
-      const system = entries.filter((entry) => entry.message.role === 'system').at(-1);
+      const given = entries.filter((entry) => entry.message.role === 'system').at(-1);
       const conversation = entries.filter((entry) => entry.message.role !== 'system');
       await settleUnknownAppends(conversationId, options.abortSignal);
+      const system = summaryOptions === undefined ? given : await systemKeepingSummary(conversationId, given, metadata.regenerates);
       if (options.userId !== undefined) await recordThreadActivity(conversationId, options.userId, messages, options.abortSignal);
       const digest = appendDigest(conversation.map((entry) => entry.message));
       const replaces = metadata.regenerates;
@@ -350,6 +472,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
         options.abortSignal,
       );
       if (outcome === 'conflict') throw new AppendConflictError({ key });
+      if (outcome === 'stored' && summaryOptions !== undefined) scheduleSummary(conversationId, summaryOptions);
       if (outcome !== 'stored' && outcome !== 'duplicate') {
         // A fresh attempt id was never settled: 'cancelled' (or anything else) is a store bug.
         throw new ComponentError({
@@ -358,7 +481,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
           message: `expected 'stored' or 'duplicate' for a new attempt, got ${JSON.stringify(outcome)}`,
         });
       }
-      return { entries: [...(system ? [system] : []), ...conversation], outcome };
+      return { entries: [...(given ? [given] : []), ...conversation], outcome };
     },
 
     async read(conversationId, options = {}) {
@@ -478,8 +601,9 @@ function newestMessagesThatFit(
   return [];
 }
 
+/** The system entry first; an empty one (kept only to carry a summary) is left out. */
 function withSystem(history: StoredHistory, entries: MemoryEntry[]): MemoryEntry[] {
-  return history.system === undefined ? entries : [history.system, ...entries];
+  return history.system === undefined || history.system.message.content === '' ? entries : [history.system, ...entries];
 }
 
 function validateMessages(messages: readonly ModelMessage[], component: string): void {

@@ -26,6 +26,12 @@ export type {
   ThreadedChatMemoryStore,
 } from './chat-memory-store.ts';
 export type { ChatThread, ChatThreadPage, ListThreadsOptions, ThreadActivity } from './chat-thread.ts';
+export {
+  DEFAULT_SUMMARY_PROMPT,
+  type ChatMemorySummaryOptions,
+  type StoredSummary,
+  type SummaryCheckpoint,
+} from './conversation-summary.ts';
 export { appendDigest } from './append-digest.ts';
 export { appendKey, scopedAppendKey } from './append-key.ts';
 export { standsForTurn } from './drop-regenerated-turns.ts';

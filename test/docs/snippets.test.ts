@@ -105,6 +105,9 @@ const GIVEN = `
 const ABSENT_PACKAGES = `declare module '@vercel/otel' {
   export function registerOTel(options: { serviceName: string }): void;
 }
+declare module 'next/server' {
+  export function after(task: Promise<unknown> | (() => unknown)): void;
+}
 `;
 
 /** What a page imports from the reader's own code (`./my-store.ts`), typed as the page describes it. */
