@@ -1,9 +1,9 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { ModelMessage } from 'ai';
+import { type ModelMessage, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
-import { type ChatMemoryStore, createChatClient } from '../../src/index.ts';
+import { advisorMiddleware, type ChatMemoryStore, createChatClient } from '../../src/index.ts';
 import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow } from '../../src/memory/index.ts';
 import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore } from '../../src/redis/index.ts';
@@ -259,6 +259,27 @@ describe('a running summary', () => {
     const last = promptText(model.doGenerateCalls.at(-1)!);
     expect(last).toContain('<conversation-summary>');
     expect(last.length).toBeLessThan(20 * 400 * 0.5);
+  });
+
+  it('through the middleware: streamText turns are summarised the same way', async () => {
+    const summarizer = summaryModel();
+    const work = backgroundWork();
+    const memory = createChatMemory({
+      window: false,
+      summary: { model: summarizer.model, schedule: work.schedule, triggerTokens: 250, keepTokens: 100 },
+    });
+    const answering = mockModel([textParts(['Answer.'])]);
+    const model = wrapLanguageModel({ model: answering, middleware: advisorMiddleware([messageMemoryAdvisor({ memory })]) });
+    for (let index = 1; index <= 5; index++) {
+      await streamText({
+        model,
+        prompt: turn(index)[0]!.content as string,
+        providerOptions: { advisors: { conversationId: 'middleware' } },
+      }).consumeStream();
+      await work.settled();
+    }
+    expect(promptText(answering.doStreamCalls.at(-1)!)).toContain('<conversation-summary>');
+    expect((await memory.read('middleware'))[0]!.message.content).toMatch(/summary \d+: Question 1/);
   });
 
   it('refuses bad options with a clear error', () => {
