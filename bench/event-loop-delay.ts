@@ -17,6 +17,7 @@ import { type ChatMemoryStore, createChatMemory, createInMemoryChatMemoryStore, 
 import { createRedisChatMemoryStore } from '../src/redis/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { watchEventLoop } from './watch-event-loop.ts';
 import { measureWorstBodies } from './worst-bodies.ts';
 
 const HUGE_MB = Number(process.env.HUGE_MB ?? 50);
@@ -56,23 +57,6 @@ async function measure(store: ChatMemoryStore, withHugeMessage: boolean) {
     history: withHugeMessage ? `one ${HUGE_MB} MB message + 30 turns` : '31 ordinary turns',
     perTurnMs: perTurn.toFixed(1),
     maxEventLoopDelayMs: Math.max(0, ...delays).toFixed(1),
-  };
-}
-
-/** How late a 5 ms interval timer fires: the time the event loop was blocked. */
-function watchEventLoop() {
-  const delays: number[] = [];
-  let expected = performance.now() + 5;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    delays.push(now - expected);
-    expected = now + 5;
-  }, 5);
-  return {
-    stop() {
-      clearInterval(timer);
-      return delays;
-    },
   };
 }
 

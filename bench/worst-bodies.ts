@@ -7,6 +7,7 @@
 import { safeguardAdvisor } from '../advisors/index.ts';
 import { chatRoute, createChatClient } from '../src/index.ts';
 import { mockModel, textParts } from '../test/helpers/mock-models.ts';
+import { watchEventLoop } from './watch-event-loop.ts';
 
 const user = (id: string, parts: unknown[]) => ({ id, role: 'user', parts });
 const text = (value: string) => ({ type: 'text', text: value });
@@ -58,18 +59,12 @@ export async function measureWorstBodies() {
   const rows = [];
   for (const [name, build] of Object.entries(WORST_BODIES)) {
     const body = JSON.stringify(build());
-    const stalls: number[] = [];
-    let expected = performance.now() + 1;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      stalls.push(now - expected);
-      expected = now + 1;
-    }, 1);
+    const lateness = watchEventLoop(1);
     const started = performance.now();
     const status = await post(body);
     const ms = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    clearInterval(timer);
+    const stalls = lateness.stop();
     rows.push({
       body: name,
       MB: (Buffer.byteLength(body) / 1e6).toFixed(2),

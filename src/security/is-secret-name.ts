@@ -35,7 +35,7 @@ const SESSION_NAMES = new Set(['sid', 'sessid', 'jsessionid', 'phpsessid']);
  * credential: `primaryKey`, `sort_key`, `idempotencyKey`, `publicKey`. A
  * storage or license key stays a secret, so this list is short on purpose.
  */
-const NON_SECRET_KEY_KINDS = new Set([
+export const NON_SECRET_KEY_KINDS: ReadonlySet<string> = new Set([
   'primary',
   'foreign',
   'unique',
