@@ -26,6 +26,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'chain', script: 'bench/chain-overhead.ts', env: { ITERATIONS: '800' }, stripTypes: true },
   { name: 'memory', script: 'bench/memory.ts', env: { APPENDS: '100', READS: '30' } },
   { name: 'event-loop', script: 'bench/event-loop-delay.ts' },
+  { name: 'summary', script: 'bench/summary-memory.ts' },
   { name: 'vector', script: 'bench/retrieval-vector.ts' },
   { name: 'pgvector', script: 'bench/pgvector-vs-memory.ts', env: { PGVECTOR_BENCH_COUNT: '20000' } },
   { name: 'ingestion', script: 'bench/ingestion.ts' },
