@@ -375,12 +375,22 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
    */
   async function systemKeepingSummary(conversationId: string, system: MemoryEntry | undefined, regenerates: string | undefined) {
     if (system === undefined && regenerates === undefined) return undefined;
-    const stored = await readUnsummarised(conversationId);
-    if (stored.summary === undefined) return system;
-    const unsummarised = regenerates === undefined || stored.entries.some((entry) => standsForTurn(entry.metadata, regenerates));
-    const summary = regenerates === undefined ? stored.summary : summaryBeforeTurn(stored.summary, regenerates, unsummarised);
-    if (system === undefined && summary === stored.summary) return undefined;
-    return systemEntryWithSummary(system ?? stored.system, summary, system?.metadata ?? stored.system!.metadata);
+    const stored = (await storeSource(conversationId, undefined)(0, undefined)).system;
+    const summary = summaryOf(stored);
+    if (summary === undefined) return system;
+    let kept: StoredSummary | undefined = summary;
+    if (regenerates !== undefined) {
+      // Only a regeneration needs the history: whether the turn it replaces is among the unsummarised ones.
+      const { entries } = await readUnsummarised(conversationId);
+      kept = summaryBeforeTurn(
+        summary,
+        regenerates,
+        entries.some((entry) => standsForTurn(entry.metadata, regenerates)),
+      );
+    }
+    if (system === undefined && kept === summary) return undefined;
+    const base = system ?? stored!;
+    return systemEntryWithSummary(base, kept, base.metadata);
   }
 
   async function readWindowedWith(
