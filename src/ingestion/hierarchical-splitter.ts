@@ -3,7 +3,7 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { toChunkDocuments } from './chunk-documents.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
-import { chunkRanges, measureSlices, separatorBoundary, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
+import { chunkRanges, measureSlices, separatorLevel, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes, assertDocuments, assertSeparators } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -73,12 +73,13 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
   });
   checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
   assertSeparators(COMPONENT, separators);
-  const boundaries = separators.map(separatorBoundary);
+  const cutLevels = separators.map((separator) => separatorLevel(separator));
   const levels: ChunkRangeOptions[] = chunkSizes.map((chunkSize) => ({
     chunkSize,
     chunkOverlap,
     measure: measureSlices(lengthFunction),
-    boundaries,
+    levels: cutLevels,
+    packing: 'coarsest',
   }));
 
   function splitNode(node: Document, level: number, split: { leaves: Document[]; parents: Document[] }): void {

@@ -11,7 +11,7 @@ export {
   type RecursiveCharacterSplitterOptions,
 } from './recursive-character-splitter.ts';
 export { createTokenSplitter, type TokenSplitterOptions } from './token-splitter.ts';
-export type { LengthFunction } from './text-ranges.ts';
+export type { LengthFunction, SeparatorPlacement } from './text-ranges.ts';
 export type { SentenceSegmentationOptions } from './sentence-boundaries.ts';
 export { createSentenceSplitter, type SentenceSplitterOptions } from './sentence-splitter.ts';
 export {

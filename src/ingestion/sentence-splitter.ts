@@ -1,7 +1,7 @@
 import type { TextSplitter } from './document-splitter.ts';
 import { rangeSplitter } from './range-splitter.ts';
 import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
-import { chunkRanges, measureSlices, separatorBoundary, type LengthFunction } from './text-ranges.ts';
+import { chunkRanges, measureSlices, separatorLevel, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -42,7 +42,8 @@ export function createSentenceSplitter(options: SentenceSplitterOptions = {}): T
     chunkSize,
     chunkOverlap,
     measure: measureSlices(lengthFunction),
-    boundaries: [sentences, wordBoundary(locale), separatorBoundary('')],
-  };
+    levels: [{ boundary: sentences }, { boundary: wordBoundary(locale) }, separatorLevel('')],
+    packing: 'greedy',
+  } as const;
   return rangeSplitter(COMPONENT, (text) => chunkRanges(text, rangeOptions));
 }

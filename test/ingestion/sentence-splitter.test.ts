@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { createSentenceSplitter } from '../../src/ingestion/index.ts';
 
@@ -63,5 +64,61 @@ describe('createSentenceSplitter', () => {
     expect([first.id, second.id]).toEqual(['d#0', 'd#1']);
     expect(text.slice(second.metadata.startOffset as number, second.metadata.endOffset as number)).toBe('二。');
     expect(() => createSentenceSplitter({ locale: 'not a locale!' })).toThrow(/locale/);
+  });
+});
+
+describe('createSentenceSplitter in tokens: the cases of LlamaIndex.TS SentenceSplitter', () => {
+  const inTokens = (chunkSize: number, chunkOverlap = 0) =>
+    createSentenceSplitter({ chunkSize, chunkOverlap, lengthFunction: countTokens });
+
+  it('"split long text": a 9,000-token sentence makes 9 chunks of at most 1,024 tokens, not 18 half-full ones', () => {
+    const chunks = inTokens(1024, 20).splitText(`${'is '.repeat(9000)}.`);
+    expect(chunks).toHaveLength(9);
+    const counts = chunks.map((chunk) => countTokens(chunk));
+    for (const count of counts) expect(count).toBeLessThanOrEqual(1024);
+    expect(counts.slice(0, -1).every((count) => count === 1024)).toBe(true);
+  });
+
+  it('"splits paragraphs w/o effective chunk size"', () => {
+    expect(inTokens(9).splitText('This is a paragraph.\n\n\nThis is another paragraph.')).toEqual([
+      'This is a paragraph.',
+      'This is another paragraph.',
+    ]);
+  });
+
+  it('"splits sentences" and "overall split text"', () => {
+    const text = 'This is a sentence. This is another sentence.';
+    expect(inTokens(9).splitText(text)).toEqual(['This is a sentence.', 'This is another sentence.']);
+    expect(inTokens(5).splitText(text)).toEqual(['This is a sentence.', 'This is another sentence.']);
+    expect(inTokens(1000).splitText(text)).toEqual([text]);
+  });
+
+  it('"keep the space, if there\'s no split"', () => {
+    const text = 'The short sentence. The long long long long sentence.';
+    expect(inTokens(1024).splitText(text)).toEqual([text]);
+  });
+
+  it('"split at tokenizer limit": two copies of a text in chunks of its token count', () => {
+    const text = 'The short sentence. The long long long long sentence.';
+    expect(inTokens(countTokens(text)).splitText(`${text} ${text}`)).toEqual([text, text]);
+  });
+
+  it('"doesn\'t split decimals"', () => {
+    expect(inTokens(5).splitText('This is a sentence. This is another sentence. 1.0')).toEqual([
+      'This is a sentence.',
+      'This is another sentence.',
+      '1.0',
+    ]);
+  });
+
+  it('"issue 1087": a sentence with "(i.e., ...)" stays one sentence', () => {
+    const text =
+      'A card must be of uniform thickness and made of unfolded and uncreased paper or cardstock of approximately the quality and weight of a stamped card (i.e., a card available from USPS).';
+    expect(createSentenceSplitter().splitText(text)).toEqual([text]);
+  });
+
+  it('packs the word pieces of an over-long sentence with the sentences around it, as LlamaIndex does', () => {
+    const chunks = createSentenceSplitter({ chunkSize: 30 }).splitText('Short. This sentence is much longer than thirty characters. End.');
+    expect(chunks).toEqual(['Short. This sentence is much', 'longer than thirty characters.', 'End.']);
   });
 });
