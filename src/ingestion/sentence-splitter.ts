@@ -23,14 +23,24 @@ const COMPONENT = 'sentence-splitter';
 /**
  * Splits at sentence ends in English and CJK text (`。！？`, optionally `；`),
  * using `Intl.Segmenter`, either one chunk per sentence or sentences packed up to
- * `chunkSize`.
+ * `chunkSize`. A sentence does not end after an abbreviation such as `Dr.` (see
+ * `SENTENCE_ABBREVIATIONS`). A sentence longer than `chunkSize` is cut at words,
+ * and its pieces are packed with the sentences around it.
  *
  * @example
  * const splitter = createSentenceSplitter({ chunkSize: 512, chunkOverlap: 64 });
  * splitter.splitText('第一句。第二句！Third one? Fourth.');
+ *
+ * @example
+ * // Company forms are not sentence ends either.
+ * const legal = createSentenceSplitter({ abbreviations: [...SENTENCE_ABBREVIATIONS.en, 'S.A.', 'GmbH.'] });
+ * legal.splitText('The S.A. Broda Company signed. Dr. Noel agreed.'); // two sentences
  */
 export function createSentenceSplitter(options: SentenceSplitterOptions = {}): TextSplitter {
-  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon'] });
+  checkOptions(options, {
+    component: COMPONENT,
+    known: ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon', 'abbreviations'],
+  });
   const { chunkSize, chunkOverlap = 0, lengthFunction = (text: string) => text.length, locale } = options;
   const sentences = sentenceBoundary(COMPONENT, options);
   if (chunkSize === undefined) {

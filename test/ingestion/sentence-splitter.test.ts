@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { createSentenceSplitter } from '../../src/ingestion/index.ts';
+import { createSentenceSplitter, createSentenceWindowSplitter, SENTENCE_ABBREVIATIONS } from '../../src/ingestion/index.ts';
 
 describe('createSentenceSplitter', () => {
   it('splits Chinese and Japanese text at 。！？ even without spaces', () => {
@@ -120,5 +120,57 @@ describe('createSentenceSplitter in tokens: the cases of LlamaIndex.TS SentenceS
   it('packs the word pieces of an over-long sentence with the sentences around it, as LlamaIndex does', () => {
     const chunks = createSentenceSplitter({ chunkSize: 30 }).splitText('Short. This sentence is much longer than thirty characters. End.');
     expect(chunks).toEqual(['Short. This sentence is much', 'longer than thirty characters.', 'End.']);
+  });
+});
+
+describe('abbreviations', () => {
+  it('LlamaIndex.TS "doesn\'t split basic abbreviations": no sentence ends after "Sr."', () => {
+    const chunks = createSentenceSplitter({ chunkSize: 15, lengthFunction: countTokens }).splitText(
+      'This is a sentence of Broda Noel. This is the sentence of Sr. Broda Noel. This is a sentence of somebody else',
+    );
+    expect(chunks).toEqual([
+      'This is a sentence of Broda Noel.',
+      'This is the sentence of Sr. Broda Noel.',
+      'This is a sentence of somebody else',
+    ]);
+  });
+
+  it('LlamaIndex.TS "doesn\'t split extra abbreviations": a list extended with "S.A."', () => {
+    const chunks = createSentenceSplitter({
+      chunkSize: 10,
+      lengthFunction: countTokens,
+      abbreviations: [...SENTENCE_ABBREVIATIONS.en, 'S.A.'],
+    }).splitText('This is a sentence. The S.A. Broda Company. This is another sentence');
+    expect(chunks).toEqual(['This is a sentence.', 'The S.A. Broda Company.', 'This is another sentence']);
+  });
+
+  it('knows titles and references before capitalized words, and nothing when given an empty list', () => {
+    const text = 'Dr. Watson met Mrs. Hudson (see Fig. 2). They left.';
+    expect(createSentenceSplitter({ locale: 'en' }).splitText(text)).toEqual(['Dr. Watson met Mrs. Hudson (see Fig. 2).', 'They left.']);
+    expect(createSentenceSplitter({ locale: 'en', abbreviations: [] }).splitText(text)).toEqual([
+      'Dr.',
+      'Watson met Mrs.',
+      'Hudson (see Fig.',
+      '2).',
+      'They left.',
+    ]);
+  });
+
+  it("takes the list of the locale's language, matching case", () => {
+    expect(createSentenceSplitter({ locale: 'de-DE' }).splitText('Das gilt z.B. Montags. Vgl. Abb. 3 und Nr. 4.')).toEqual([
+      'Das gilt z.B. Montags.',
+      'Vgl.',
+      'Abb. 3 und Nr. 4.',
+    ]);
+  });
+
+  it('apply to the sentence window splitter too', () => {
+    const sentences = createSentenceWindowSplitter({ locale: 'en' }).splitText('Ask Dr. Lee. She knows.');
+    expect(sentences).toEqual(['Ask Dr. Lee.', 'She knows.']);
+  });
+
+  it('are validated', () => {
+    expect(() => createSentenceSplitter({ abbreviations: 'Dr.' as never })).toThrow(/abbreviations.*array of words/);
+    expect(() => createSentenceSplitter({ abbreviations: ['e. g.'] })).toThrow(/abbreviations/);
   });
 });
