@@ -1,6 +1,7 @@
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { toChunkDocuments } from './chunk-documents.ts';
+import type { LineLocation } from './line-locations.ts';
 import type { DocumentSplitter } from './document-splitter.ts';
 import { DEFAULT_SEPARATORS } from './recursive-character-splitter.ts';
 import { chunkRanges, measureSlices, separatorLevel, type ChunkRangeOptions, type LengthFunction } from './text-ranges.ts';
@@ -85,6 +86,7 @@ export function createHierarchicalSplitter(options: HierarchicalSplitterOptions)
   function splitNode(node: Document, level: number, split: { leaves: Document[]; parents: Document[] }): void {
     const children = toChunkDocuments(node, chunkRanges(node.text, levels[level + 1]), {
       baseOffset: node.metadata.startOffset as number,
+      baseLine: (node.metadata.loc as { lines: LineLocation }).lines.from,
       metadata: () => ({ level: level + 1, parentId: node.id }),
     });
     split.parents.push({ ...node, metadata: { ...node.metadata, childIds: children.map((child) => child.id) } });

@@ -12,6 +12,7 @@ export {
 } from './recursive-character-splitter.ts';
 export { createTokenSplitter, type TokenSplitterOptions } from './token-splitter.ts';
 export type { LengthFunction, SeparatorPlacement } from './text-ranges.ts';
+export type { LineLocation } from './line-locations.ts';
 export type { SentenceSegmentationOptions } from './sentence-boundaries.ts';
 export { SENTENCE_ABBREVIATIONS } from './sentence-abbreviations.ts';
 export { createSentenceSplitter, type SentenceSplitterOptions } from './sentence-splitter.ts';
