@@ -13,6 +13,7 @@ export {
 export { createTokenSplitter, type TokenSplitterOptions } from './token-splitter.ts';
 export type { LengthFunction, SeparatorPlacement } from './text-ranges.ts';
 export type { LineLocation } from './line-locations.ts';
+export type { MetadataText } from './range-splitter.ts';
 export type { SentenceSegmentationOptions } from './sentence-boundaries.ts';
 export { SENTENCE_ABBREVIATIONS } from './sentence-abbreviations.ts';
 export { createSentenceSplitter, type SentenceSplitterOptions } from './sentence-splitter.ts';

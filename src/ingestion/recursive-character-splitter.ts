@@ -1,5 +1,5 @@
 import type { TextSplitter } from './document-splitter.ts';
-import { rangeSplitter } from './range-splitter.ts';
+import { rangeSplitter, type MetadataText } from './range-splitter.ts';
 import {
   chunkRanges,
   measureSlices,
@@ -40,6 +40,13 @@ export interface RecursiveCharacterSplitterOptions {
    * end. Whitespace is trimmed off chunks and never counted, whatever this says.
    */
   keepSeparator?: SeparatorPlacement;
+  /**
+   * The text of a document's metadata that the model will see next to each of
+   * its chunks (the title, the source): measured like the chunks and taken off
+   * `chunkSize` for that document's chunks, so that chunk and metadata together
+   * fit. `splitText` has no metadata and uses the whole `chunkSize`.
+   */
+  metadataText?: MetadataText;
   /** Measures a piece of text. Default: its length in UTF-16 code units. */
   lengthFunction?: LengthFunction;
 }
@@ -66,9 +73,16 @@ const COMPONENT = 'recursive-character-splitter';
  *   separators: [/^## /m, '\n\n', '\n', ' ', ''],
  *   keepSeparator: 'start',
  * });
+ *
+ * @example
+ * // Each chunk is shown to the model with its document's title: keep both within 512.
+ * const titled = createRecursiveCharacterSplitter({ chunkSize: 512, metadataText: (metadata) => `Title: ${metadata.title}\n` });
  */
 export function createRecursiveCharacterSplitter(options: RecursiveCharacterSplitterOptions): TextSplitter {
-  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'keepSeparator', 'lengthFunction'] });
+  checkOptions(options, {
+    component: COMPONENT,
+    known: ['chunkSize', 'chunkOverlap', 'separators', 'keepSeparator', 'metadataText', 'lengthFunction'],
+  });
   const { lengthFunction = (text: string) => text.length, ...rest } = options;
   checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
   return createRecursiveSplitter(COMPONENT, { ...rest, measure: measureSlices(lengthFunction) });
@@ -80,11 +94,16 @@ export interface RecursiveSplitterOptions extends Omit<RecursiveCharacterSplitte
 
 /** The recursive splitter behind `component`, for factories that validated their own option names. */
 export function createRecursiveSplitter(component: string, options: RecursiveSplitterOptions): TextSplitter {
-  const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, keepSeparator = 'end', measure } = options;
+  const { chunkSize, chunkOverlap = 0, separators = DEFAULT_SEPARATORS, keepSeparator = 'end', metadataText, measure } = options;
   assertChunkSizes(component, chunkSize, chunkOverlap);
   assertSeparators(component, separators);
   assertKeepSeparator(component, keepSeparator);
   const levels = separators.map((separator) => separatorLevel(separator, keepSeparator));
-  const rangeOptions = { chunkSize, chunkOverlap, measure, levels, packing: 'coarsest' } as const;
-  return rangeSplitter(component, (text) => chunkRanges(text, rangeOptions));
+  const rangeOptions = { chunkOverlap, measure, levels, packing: 'coarsest' } as const;
+  return rangeSplitter(component, (text, size) => chunkRanges(text, { ...rangeOptions, chunkSize: size }), {
+    chunkSize,
+    chunkOverlap,
+    measure,
+    metadataText,
+  });
 }

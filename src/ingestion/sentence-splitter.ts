@@ -1,5 +1,6 @@
 import type { TextSplitter } from './document-splitter.ts';
-import { rangeSplitter } from './range-splitter.ts';
+import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { rangeSplitter, type MetadataText } from './range-splitter.ts';
 import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
 import { chunkRanges, measureSlices, separatorLevel, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes } from './validate-options.ts';
@@ -14,6 +15,11 @@ export interface SentenceSplitterOptions extends SentenceSegmentationOptions {
   chunkSize?: number;
   /** With `chunkSize`: how much of a chunk's tail (whole sentences) starts the next. Default 0. */
   chunkOverlap?: number;
+  /**
+   * With `chunkSize`: the text of a document's metadata the model sees next to
+   * each chunk, taken off `chunkSize` for that document (see the recursive splitter).
+   */
+  metadataText?: MetadataText;
   /** Measures text for `chunkSize`. Default: UTF-16 length; pass a token counter for tokens. */
   lengthFunction?: LengthFunction;
 }
@@ -39,21 +45,33 @@ const COMPONENT = 'sentence-splitter';
 export function createSentenceSplitter(options: SentenceSplitterOptions = {}): TextSplitter {
   checkOptions(options, {
     component: COMPONENT,
-    known: ['chunkSize', 'chunkOverlap', 'lengthFunction', 'locale', 'splitOnSemicolon', 'abbreviations'],
+    known: ['chunkSize', 'chunkOverlap', 'lengthFunction', 'metadataText', 'locale', 'splitOnSemicolon', 'abbreviations'],
   });
-  const { chunkSize, chunkOverlap = 0, lengthFunction = (text: string) => text.length, locale } = options;
+  const { chunkSize, chunkOverlap = 0, lengthFunction = (text: string) => text.length, metadataText, locale } = options;
   const sentences = sentenceBoundary(COMPONENT, options);
   if (chunkSize === undefined) {
+    if (metadataText !== undefined) {
+      throw new AdvisorArgumentError({
+        component: COMPONENT,
+        argument: 'metadataText',
+        message: 'needs chunkSize, the budget it is taken from',
+      });
+    }
     return rangeSplitter(COMPONENT, (text) => sentenceRanges(text, sentences));
   }
   assertChunkSizes(COMPONENT, chunkSize, chunkOverlap);
   checkFunction(lengthFunction, { component: COMPONENT, argument: 'lengthFunction' });
+  const measure = measureSlices(lengthFunction);
   const rangeOptions = {
-    chunkSize,
     chunkOverlap,
-    measure: measureSlices(lengthFunction),
+    measure,
     levels: [{ boundary: sentences }, { boundary: wordBoundary(locale) }, separatorLevel('')],
     packing: 'greedy',
   } as const;
-  return rangeSplitter(COMPONENT, (text) => chunkRanges(text, rangeOptions));
+  return rangeSplitter(COMPONENT, (text, size) => chunkRanges(text, { ...rangeOptions, chunkSize: size }), {
+    chunkSize,
+    chunkOverlap,
+    measure,
+    metadataText,
+  });
 }
