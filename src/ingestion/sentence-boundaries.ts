@@ -1,6 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { abbreviationCheck } from './sentence-abbreviations.ts';
-import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from './text-ranges.ts';
+import { rangesBetweenCuts, separatorLevel, trimRange, type CutLevel, type TextBoundary, type TextRange } from './text-ranges.ts';
 import { checkBoolean } from '../util/check-options.ts';
 import { describeValue } from '../context/context-key.ts';
 
@@ -71,4 +71,9 @@ export function wordBoundary(locale: string | undefined): TextBoundary {
   return function* (text) {
     for (const { index } of segmenter.segment(text)) if (index > 0) yield index;
   };
+}
+
+/** Cut levels for packing sentences: sentence ends, then words for a sentence too long, then characters. */
+export function sentenceCutLevels(sentences: TextBoundary, locale: string | undefined): CutLevel[] {
+  return [{ boundary: sentences }, { boundary: wordBoundary(locale) }, separatorLevel('')];
 }

@@ -1,8 +1,8 @@
 import type { TextSplitter } from './document-splitter.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { rangeSplitter, type MetadataText } from './range-splitter.ts';
-import { sentenceBoundary, sentenceRanges, wordBoundary, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
-import { chunkRanges, measureSlices, separatorLevel, type LengthFunction } from './text-ranges.ts';
+import { sentenceBoundary, sentenceCutLevels, sentenceRanges, type SentenceSegmentationOptions } from './sentence-boundaries.ts';
+import { chunkRanges, measureSlices, type LengthFunction } from './text-ranges.ts';
 import { assertChunkSizes } from './validate-options.ts';
 import { checkFunction, checkOptions } from '../util/check-options.ts';
 
@@ -65,7 +65,7 @@ export function createSentenceSplitter(options: SentenceSplitterOptions = {}): T
   const rangeOptions = {
     chunkOverlap,
     measure,
-    levels: [{ boundary: sentences }, { boundary: wordBoundary(locale) }, separatorLevel('')],
+    levels: sentenceCutLevels(sentences, locale),
     packing: 'greedy',
   } as const;
   return rangeSplitter(COMPONENT, (text, size) => chunkRanges(text, { ...rangeOptions, chunkSize: size }), {
