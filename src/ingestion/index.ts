@@ -23,6 +23,7 @@ export {
   type HierarchicalSplitter,
   type HierarchicalSplitterOptions,
 } from './hierarchical-splitter.ts';
+export { getChildChunks, getDeeperChunks, getLeafChunks, getRootChunks } from './hierarchy.ts';
 export { createSentenceWindowSplitter, type SentenceWindowSplitterOptions } from './sentence-window-splitter.ts';
 export { contentHash } from './content-hash.ts';
 export { createInMemoryIngestionManifest, type IngestionManifest } from './ingestion-manifest.ts';
