@@ -23,8 +23,9 @@ export function lineLocator(text: string, firstLine = 1): (range: TextRange) => 
   };
 }
 
+/** Counts within `[start, end)` only: `indexOf` would search on to the end of a text without newlines. */
 function countNewlines(text: string, start: number, end: number): number {
   let count = 0;
-  for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) count++;
+  for (let index = start; index < end; index++) if (text.charCodeAt(index) === 10) count++;
   return count;
 }
