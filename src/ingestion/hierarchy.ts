@@ -23,7 +23,8 @@ export function getRootChunks(chunks: readonly Document[]): Document[] {
  * hierarchical split, the ones to embed.
  *
  * @example
- * const leaves = getLeafChunks(allChunks);
+ * const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [1024, 256] }).splitHierarchy(documents);
+ * getLeafChunks([...parents, ...leaves]); // the leaves again
  */
 export function getLeafChunks(chunks: readonly Document[]): Document[] {
   assertDocuments(COMPONENT, chunks);
@@ -36,7 +37,9 @@ export function getLeafChunks(chunks: readonly Document[]): Document[] {
  * than return a level with a hole in it.
  *
  * @example
- * const middle = getChildChunks(getRootChunks(allChunks), allChunks);
+ * const { leaves, parents } = createHierarchicalSplitter({ chunkSizes: [2048, 512, 128] }).splitHierarchy(documents);
+ * const allChunks = [...parents, ...leaves];
+ * const middle = getChildChunks(getRootChunks(allChunks), allChunks); // the 512 chunks
  */
 export function getChildChunks(chunks: readonly Document[], allChunks: readonly Document[]): Document[] {
   assertDocuments(COMPONENT, chunks);
