@@ -256,7 +256,8 @@ function* packPieces(
     if (window.length > first && cost() + piece.size > chunkSize) {
       yield chunk();
       // Keep as the next chunk's start the longest tail within chunkOverlap that leaves room for `piece`.
-      while (window.length > first && (cost() > chunkOverlap || cost() + piece.size > chunkSize)) {
+      // While the pieces after the first alone exceed the overlap, the first goes without its head being measured.
+      while (window.length > first && (joined > chunkOverlap || cost() > chunkOverlap || cost() + piece.size > chunkSize)) {
         first++;
         if (window.length > first) joined -= window[first].size;
       }
