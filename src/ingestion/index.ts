@@ -11,8 +11,11 @@ export {
   type RecursiveCharacterSplitterOptions,
 } from './recursive-character-splitter.ts';
 export { createTokenSplitter, type TokenSplitterOptions } from './token-splitter.ts';
-export type { LengthFunction } from './text-ranges.ts';
+export type { LengthFunction, SeparatorPlacement } from './text-ranges.ts';
+export type { LineLocation } from './line-locations.ts';
+export type { MetadataText } from './range-splitter.ts';
 export type { SentenceSegmentationOptions } from './sentence-boundaries.ts';
+export { SENTENCE_ABBREVIATIONS } from './sentence-abbreviations.ts';
 export { createSentenceSplitter, type SentenceSplitterOptions } from './sentence-splitter.ts';
 export {
   createHierarchicalSplitter,
@@ -20,6 +23,7 @@ export {
   type HierarchicalSplitter,
   type HierarchicalSplitterOptions,
 } from './hierarchical-splitter.ts';
+export { getChildChunks, getDeeperChunks, getLeafChunks, getRootChunks } from './hierarchy.ts';
 export { createSentenceWindowSplitter, type SentenceWindowSplitterOptions } from './sentence-window-splitter.ts';
 export { contentHash } from './content-hash.ts';
 export { createInMemoryIngestionManifest, type IngestionManifest } from './ingestion-manifest.ts';

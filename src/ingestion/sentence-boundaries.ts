@@ -1,5 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
-import { rangesBetweenCuts, trimRange, type TextBoundary, type TextRange } from './text-ranges.ts';
+import { abbreviationCheck } from './sentence-abbreviations.ts';
+import { rangesBetweenCuts, separatorLevel, trimRange, type CutLevel, type TextBoundary, type TextRange } from './text-ranges.ts';
 import { checkBoolean } from '../util/check-options.ts';
 import { describeValue } from '../context/context-key.ts';
 
@@ -9,16 +10,23 @@ export interface SentenceSegmentationOptions {
   locale?: string;
   /** Also end a sentence at the full-width semicolon `；`. Default false. */
   splitOnSemicolon?: boolean;
+  /**
+   * Words ending in a period after which a sentence does not end, such as `Dr.`
+   * or `e.g.`. Default: `SENTENCE_ABBREVIATIONS` for `locale`'s language (English
+   * when none is listed). Replaces the default: spread it to extend it.
+   */
+  abbreviations?: readonly string[];
 }
 
 /**
  * Sentence ends by `Intl.Segmenter` (Unicode sentence rules, which know `. ! ?`
- * and abbreviations before lowercase words), plus a cut after every CJK
+ * and abbreviations before lowercase words) except after one of `abbreviations`,
+ * plus a cut after every CJK
  * terminator `。！？` (and `；` when asked) with its closing quotes, whatever
  * follows it, so CJK text without spaces always splits there.
  */
 export function sentenceBoundary(component: string, options: SentenceSegmentationOptions): TextBoundary {
-  const { locale, splitOnSemicolon = false } = options;
+  const { locale, splitOnSemicolon = false, abbreviations } = options;
   if (locale !== undefined && typeof locale !== 'string') {
     throw new AdvisorArgumentError({
       component,
@@ -33,11 +41,15 @@ export function sentenceBoundary(component: string, options: SentenceSegmentatio
   } catch (error) {
     throw new AdvisorArgumentError({ component, argument: 'locale', message: (error as Error).message });
   }
+  const endsSentence = abbreviationCheck(component, abbreviations, locale);
   const cjkSentenceEnd = splitOnSemicolon ? /[。！？；]+[」』”’）]*/g : /[。！？]+[」』”’）]*/g;
   return (text) => {
     const cuts = new Set<number>();
     // Trailing whitespace goes to the next sentence, as BPE tokenizers attach spaces to the word after them.
-    for (const { index, segment } of segmenter.segment(text)) cuts.add(index + segment.trimEnd().length);
+    for (const { index, segment } of segmenter.segment(text)) {
+      const cut = index + segment.trimEnd().length;
+      if (endsSentence(text, cut)) cuts.add(cut);
+    }
     for (const match of text.matchAll(cjkSentenceEnd)) cuts.add(match.index + match[0].length);
     return [...cuts].filter((cut) => cut > 0 && cut < text.length).sort((a, b) => a - b);
   };
@@ -59,4 +71,9 @@ export function wordBoundary(locale: string | undefined): TextBoundary {
   return function* (text) {
     for (const { index } of segmenter.segment(text)) if (index > 0) yield index;
   };
+}
+
+/** Cut levels for packing sentences: sentence ends, then words for a sentence too long, then characters. */
+export function sentenceCutLevels(sentences: TextBoundary, locale: string | undefined): CutLevel[] {
+  return [{ boundary: sentences }, { boundary: wordBoundary(locale) }, separatorLevel('')];
 }

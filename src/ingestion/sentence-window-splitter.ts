@@ -23,7 +23,7 @@ const COMPONENT = 'sentence-window-splitter';
  * const splitter = createSentenceWindowSplitter({ window: 2 });
  */
 export function createSentenceWindowSplitter(options: SentenceWindowSplitterOptions = {}): TextSplitter {
-  checkOptions(options, { component: COMPONENT, known: ['window', 'locale', 'splitOnSemicolon'] });
+  checkOptions(options, { component: COMPONENT, known: ['window', 'locale', 'splitOnSemicolon', 'abbreviations'] });
   const { window = 3 } = options;
   checkNonNegativeInteger(window, { component: COMPONENT, argument: 'window' });
   const sentences = sentenceBoundary(COMPONENT, options);

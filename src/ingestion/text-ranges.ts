@@ -5,10 +5,10 @@ export interface TextRange {
 }
 
 /**
- * Where a text may be cut: positions strictly inside the text, ascending. Each
- * piece keeps its separator at its end, so pieces are exact slices and chunk
- * offsets stay true to the source. An iterable, so that cutting a long text at
- * every character never holds a position per character.
+ * Where a text may be cut: positions strictly inside the text, ascending. Pieces
+ * between cuts are exact slices, so chunk offsets stay true to the source. An
+ * iterable, so that cutting a long text at every character never holds a
+ * position per character.
  */
 export type TextBoundary = (text: string) => Iterable<number>;
 
@@ -26,24 +26,57 @@ export function measureSlices(lengthFunction: LengthFunction): TextMeasure {
   return (text) => (start, end) => lengthFunction(text.slice(start, end));
 }
 
+/**
+ * Where a separator goes when a text is cut at it: `'start'` starts the chunk
+ * after it, `'end'` ends the chunk before it, `false` drops it at chunk edges.
+ */
+export type SeparatorPlacement = 'start' | 'end' | false;
+
+/** One level of cutting: where to cut, and, when separators are not kept, the separator a chunk drops at its start. */
+export interface CutLevel {
+  readonly boundary: TextBoundary;
+  /** Matches the separator at a position (a sticky expression); a chunk starting with it starts after it. */
+  readonly droppedSeparator?: RegExp;
+}
+
 export interface ChunkRangeOptions {
   readonly chunkSize: number;
   readonly chunkOverlap: number;
   readonly measure: TextMeasure;
-  /** Tried in order: a piece still larger than `chunkSize` is cut at the next boundary that occurs in it. */
-  readonly boundaries: readonly TextBoundary[];
-}
-
-interface MeasuredRange extends TextRange {
-  readonly size: number;
+  /** Tried in order: a piece still larger than `chunkSize` is cut at the next level that occurs in it. */
+  readonly levels: readonly CutLevel[];
+  /**
+   * `'coarsest'`: the pieces of a piece cut at a finer level are packed among
+   * themselves, never with their coarser neighbours, so every chunk breaks at the
+   * coarsest boundary it can (LangChain's recursive splitter). `'greedy'`: every
+   * piece is packed with its neighbours, whatever level it was cut at (LlamaIndex's
+   * sentence splitter, which packs the words of a long sentence with the next sentences).
+   */
+  readonly packing: 'coarsest' | 'greedy';
 }
 
 /**
- * Cuts `text` recursively at the coarsest boundary that occurs until every piece
- * fits `chunkSize`, then packs consecutive pieces greedily into chunks, starting
- * each next chunk with up to `chunkOverlap` of the previous chunk's tail.
- * Chunks are trimmed of surrounding whitespace; blank chunks are dropped. A piece
- * that no boundary can cut stays whole, even when larger than `chunkSize`.
+ * A piece of the text: `[start, end)` where it joins the chunk before it (leading
+ * whitespace and separator included), `[headStart, end)` where it starts a chunk.
+ * Both are measured: a chunk costs the head of its first piece plus the whole of
+ * the others, which is exactly what it holds once trimmed.
+ */
+interface Piece extends TextRange {
+  readonly headStart: number;
+  readonly size: number;
+  headSize: number | undefined;
+}
+
+/** Marks where packing starts afresh: the pieces on either side never share a chunk. */
+const FRESH_CHUNK = null;
+
+/**
+ * Cuts `text` recursively at the coarsest level that occurs until every piece
+ * fits `chunkSize`, then packs consecutive pieces into chunks, starting each next
+ * chunk with up to `chunkOverlap` of the previous chunk's tail. Chunks are trimmed
+ * of surrounding whitespace (and of a dropped separator at their start), and the
+ * size a chunk is held to is the size of what is left; blank chunks are dropped.
+ * A piece that no level can cut stays whole, even when larger than `chunkSize`.
  *
  * Pieces are produced and packed one at a time: memory holds the chunks and the
  * pieces of one chunk, not a piece per character of a text without separators.
@@ -51,8 +84,10 @@ interface MeasuredRange extends TextRange {
 export function chunkRanges(text: string, options: ChunkRangeOptions): TextRange[] {
   const chunks: TextRange[] = [];
   const measure = options.measure(text);
-  const pieces = collectPieces(text, measure, { start: 0, end: text.length, size: measure(0, text.length) }, 0, options);
-  for (const range of packPieces(pieces, options)) {
+  const { start, end } = trimRange(text, { start: 0, end: text.length });
+  if (end === start) return chunks;
+  const whole: Piece = { start, end, headStart: start, size: measure(start, end), headSize: undefined };
+  for (const range of packPieces(leafPieces(text, measure, whole, 0, options), measure, options)) {
     const trimmed = trimRange(text, range);
     if (trimmed.end > trimmed.start) chunks.push(trimmed);
   }
@@ -80,24 +115,25 @@ export function trimRange(text: string, { start, end }: TextRange): TextRange {
 }
 
 /**
- * A boundary at every occurrence of `separator`: after its visible part, so that
- * punctuation stays with the text before it and whitespace moves to the text after
- * it (the way BPE tokenizers attach spaces). The empty string cuts between code points.
+ * A cut level at every occurrence of `separator`. `placement` says where the
+ * separator goes: `'end'` (the default) keeps it at the end of the piece before
+ * it, `'start'` at the start of the piece after it, `false` drops it where a chunk
+ * starts or ends (inside a chunk it stays, as chunks are exact slices). Whitespace
+ * around a cut always goes to the piece after it (the way BPE tokenizers attach
+ * spaces), and is trimmed off a chunk. The empty string cuts between code points.
  */
-export function separatorBoundary(separator: string | RegExp): TextBoundary {
-  if (separator === '') return codePointCuts;
-  const pattern =
-    typeof separator === 'string'
-      ? new RegExp(escapeRegExp(separator), 'g')
-      : new RegExp(separator.source, separator.flags.includes('g') ? separator.flags : `${separator.flags}g`);
-  return function* (text) {
-    let previous = -1;
+export function separatorLevel(separator: string | RegExp, placement: SeparatorPlacement = 'end'): CutLevel {
+  if (separator === '') return { boundary: codePointCuts };
+  const source = typeof separator === 'string' ? escapeRegExp(separator) : separator.source;
+  const flags = typeof separator === 'string' ? '' : separator.flags.replace(/[gy]/g, '');
+  const pattern = new RegExp(source, `${flags}g`);
+  const boundary: TextBoundary = function* (text) {
     for (const match of text.matchAll(pattern)) {
-      const cut = match.index + match[0].trimEnd().length;
-      if (cut > 0 && cut < text.length && cut !== previous) yield cut;
-      previous = cut;
+      const cut = placement === 'end' ? match.index + match[0].length : match.index;
+      if (cut > 0 && cut < text.length) yield cut;
     }
   };
+  return placement === false ? { boundary, droppedSeparator: new RegExp(source, `${flags}y`) } : { boundary };
 }
 
 function escapeRegExp(text: string): string {
@@ -112,57 +148,128 @@ function* codePointCuts(text: string): Generator<number> {
   }
 }
 
-/** Yields `range` if it fits, else the pieces of it cut at the coarsest boundary from `level` on that occurs in it. */
-function* collectPieces(
+/**
+ * Yields `piece` if it fits, else the pieces of it cut at the coarsest level from
+ * `level` on that occurs in it; with `'coarsest'` packing, the pieces of a piece
+ * that did not fit are fenced off from their neighbours.
+ */
+function* leafPieces(
   text: string,
   measure: RangeMeasure,
-  range: MeasuredRange,
+  piece: Piece,
   level: number,
   options: ChunkRangeOptions,
-): Generator<MeasuredRange> {
-  if (range.size <= options.chunkSize) {
-    yield range;
+): Generator<Piece | typeof FRESH_CHUNK> {
+  if (fits(piece, measure, options.chunkSize)) {
+    yield piece;
     return;
   }
-  const slice = text.slice(range.start, range.end);
-  for (let next = level; next < options.boundaries.length; next++) {
+  const slice = text.slice(piece.start, piece.end);
+  for (let next = level; next < options.levels.length; next++) {
     let cut = false;
-    for (const piece of rangesBetweenCuts(slice.length, options.boundaries[next](slice))) {
-      // Cuts lie strictly inside the slice: a first piece that reaches its end means this boundary does not occur.
-      if (piece.start === 0 && piece.end === slice.length) break;
+    const cuts = cutsBeforeWhitespace(slice, options.levels[next].boundary(slice));
+    for (const range of rangesBetweenCuts(slice.length, cuts)) {
+      // Cuts lie strictly inside the slice: a first piece that reaches its end means this level does not occur.
+      if (range.start === 0 && range.end === slice.length) break;
       cut = true;
-      const start = range.start + piece.start;
-      const end = range.start + piece.end;
-      const size = measure(start, end);
-      if (size <= options.chunkSize) yield { start, end, size };
-      else yield* collectPieces(text, measure, { start, end, size }, next + 1, options);
+      const start = piece.start + range.start;
+      const end = piece.start + range.end;
+      // The first piece starts where `piece` does, so it starts a chunk where `piece` would.
+      const headStart = Math.min(end, range.start === 0 ? piece.headStart : headOf(text, start, options.levels[next]));
+      const sub: Piece = { start, end, headStart, size: measure(start, end), headSize: undefined };
+      if (fits(sub, measure, options.chunkSize)) yield sub;
+      else if (options.packing === 'greedy') yield* leafPieces(text, measure, sub, next + 1, options);
+      else {
+        yield FRESH_CHUNK;
+        yield* leafPieces(text, measure, sub, next + 1, options);
+        yield FRESH_CHUNK;
+      }
     }
     if (cut) return;
   }
-  yield range;
+  yield piece;
 }
 
-/** Packs pieces into chunks, holding only the pieces of the chunk being packed. */
-function* packPieces(pieces: Iterable<MeasuredRange>, { chunkSize, chunkOverlap }: ChunkRangeOptions): Generator<TextRange> {
-  let window: MeasuredRange[] = [];
+/** Whether `piece` alone, as a chunk, fits: its head is never larger than the whole of it. */
+function fits(piece: Piece, measure: RangeMeasure, chunkSize: number): boolean {
+  return piece.size <= chunkSize || headSize(piece, measure) <= chunkSize;
+}
+
+/** The size of `piece` where it starts a chunk, measured once, when first needed. */
+function headSize(piece: Piece, measure: RangeMeasure): number {
+  piece.headSize ??= piece.headStart === piece.start ? piece.size : measure(piece.headStart, piece.end);
+  return piece.headSize;
+}
+
+/** Where a piece starting at `start` begins as a chunk: past whitespace, and past a separator that is not kept. */
+function headOf(text: string, start: number, level: CutLevel): number {
+  let head = skipWhitespace(text, start);
+  if (level.droppedSeparator) {
+    level.droppedSeparator.lastIndex = head;
+    if (level.droppedSeparator.exec(text)) head = skipWhitespace(text, level.droppedSeparator.lastIndex);
+  }
+  return head;
+}
+
+function skipWhitespace(text: string, position: number): number {
+  while (position < text.length && isWhitespace(text.charCodeAt(position))) position++;
+  return position;
+}
+
+/**
+ * Moves each cut back over the whitespace before it, so that whitespace starts
+ * the piece after a cut (where a chunk trims it) instead of ending the piece
+ * before it. A cut never moves past the previous one, so each character is
+ * looked at once whatever the number of cuts.
+ */
+function* cutsBeforeWhitespace(text: string, cuts: Iterable<number>): Generator<number> {
+  let previous = 0;
+  for (let cut of cuts) {
+    while (cut > previous && isWhitespace(text.charCodeAt(cut - 1))) cut--;
+    if (cut > previous) yield (previous = cut);
+  }
+}
+
+/**
+ * Packs pieces into chunks, holding only the pieces of the chunk being packed.
+ * A chunk costs the head of its first piece plus the whole of the others.
+ */
+function* packPieces(
+  pieces: Iterable<Piece | typeof FRESH_CHUNK>,
+  measure: RangeMeasure,
+  { chunkSize, chunkOverlap }: ChunkRangeOptions,
+): Generator<TextRange> {
+  let window: Piece[] = [];
   let first = 0;
-  let windowSize = 0;
+  /** The sizes of the window's pieces after its first. */
+  let joined = 0;
+  const cost = () => headSize(window[first], measure) + joined;
+  const chunk = () => ({ start: window[first].headStart, end: window[window.length - 1].end });
   for (const piece of pieces) {
-    if (window.length > first && windowSize + piece.size > chunkSize) {
-      yield { start: window[first].start, end: window[window.length - 1].end };
-      while (window.length > first && (windowSize > chunkOverlap || windowSize + piece.size > chunkSize)) {
-        windowSize -= window[first].size;
+    if (piece === FRESH_CHUNK) {
+      if (window.length > first) yield chunk();
+      window = [];
+      first = 0;
+      joined = 0;
+      continue;
+    }
+    if (window.length > first && cost() + piece.size > chunkSize) {
+      yield chunk();
+      // Keep as the next chunk's start the longest tail within chunkOverlap that leaves room for `piece`.
+      // While the pieces after the first alone exceed the overlap, the first goes without its head being measured.
+      while (window.length > first && (joined > chunkOverlap || cost() > chunkOverlap || cost() + piece.size > chunkSize)) {
         first++;
+        if (window.length > first) joined -= window[first].size;
       }
       if (first > 1024 && first * 2 > window.length) {
         window = window.slice(first);
         first = 0;
       }
     }
+    if (window.length > first) joined += piece.size;
     window.push(piece);
-    windowSize += piece.size;
   }
-  if (window.length > first) yield { start: window[first].start, end: window[window.length - 1].end };
+  if (window.length > first) yield chunk();
 }
 
 function isWhitespace(code: number): boolean {

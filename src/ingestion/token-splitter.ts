@@ -22,7 +22,10 @@ const COMPONENT = 'token-splitter';
  * const splitter = createTokenSplitter({ chunkSize: 256, chunkOverlap: 32 });
  */
 export function createTokenSplitter(options: TokenSplitterOptions): TextSplitter {
-  checkOptions(options, { component: COMPONENT, known: ['chunkSize', 'chunkOverlap', 'separators', 'tokenizer'] });
+  checkOptions(options, {
+    component: COMPONENT,
+    known: ['chunkSize', 'chunkOverlap', 'separators', 'keepSeparator', 'metadataText', 'tokenizer'],
+  });
   const { tokenizer = countTokens, ...rest } = options;
   checkFunction(tokenizer, { component: COMPONENT, argument: 'tokenizer' });
   const measure = tokenizer === countTokens ? countTokenRanges : measureSlices(tokenizer);

@@ -31,6 +31,16 @@ export function assertSeparators(component: string, separators: unknown): void {
   }
 }
 
+export function assertKeepSeparator(component: string, keepSeparator: unknown): void {
+  if (keepSeparator !== 'start' && keepSeparator !== 'end' && keepSeparator !== false) {
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'keepSeparator',
+      message: `expected 'start', 'end' or false, got ${describeValue(keepSeparator)}`,
+    });
+  }
+}
+
 export function assertDocuments(component: string, documents: unknown): asserts documents is readonly Document[] {
   requireDocuments(documents, { component });
 }

@@ -53,6 +53,30 @@ describe('createHierarchicalSplitter', () => {
     }
   });
 
+  it("cuts the leaves at whole sentences with leafSplitting: 'sentences'", () => {
+    const prose = 'Dr. Hale found the cause. It was the pump. Nobody had checked it for a year, though it was due. Fixed now.';
+    const bySentences = createHierarchicalSplitter({ chunkSizes: [200, 48], leafSplitting: 'sentences', locale: 'en' });
+    expect(bySentences.split([{ id: 'p', text: prose, metadata: {} }]).map((leaf) => leaf.text)).toEqual([
+      'Dr. Hale found the cause. It was the pump.',
+      'Nobody had checked it for a year, though it was',
+      'due. Fixed now.',
+    ]);
+    const bySeparators = createHierarchicalSplitter({ chunkSizes: [200, 48] });
+    expect(bySeparators.split([{ id: 'p', text: prose, metadata: {} }]).map((leaf) => leaf.text)).toEqual([
+      'Dr. Hale found the cause. It was the pump.',
+      'Nobody had checked it for a year, though it was',
+      'due.',
+      'Fixed now.',
+    ]);
+  });
+
+  it('takes sentence options only for sentence leaves', () => {
+    expect(() => createHierarchicalSplitter({ chunkSizes: [100, 20], locale: 'en' })).toThrow(
+      /locale.*applies to sentence leaves only: add leafSplitting: 'sentences'/,
+    );
+    expect(() => createHierarchicalSplitter({ chunkSizes: [100, 20], leafSplitting: 'words' as never })).toThrow(/leafSplitting/);
+  });
+
   it('needs at least two strictly decreasing sizes', () => {
     expect(() => createHierarchicalSplitter({ chunkSizes: [100] })).toThrow(/at least two/);
     expect(() => createHierarchicalSplitter({ chunkSizes: [100, 100] })).toThrow(/strictly decreasing/);
