@@ -16,6 +16,11 @@ const SCREENSHOT = path.join(ARTIFACTS, 'browser-chat.png');
 const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 const hasChromium = existsSync(CHROMIUM);
+/** Resumable streams need Redis: the app keeps running answers there only when REDIS_URL is set. */
+const hasRedis = (process.env.REDIS_URL ?? '') !== '';
+if (hasChromium && !hasRedis) {
+  console.warn('Next.js example: skipping the resumable-stream step (a reload reconnects to a running answer): REDIS_URL is not set.');
+}
 
 // The app must answer with the offline stand-in model whatever the developer's environment holds.
 const appEnv = Object.fromEntries(
@@ -342,6 +347,34 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     expect(await page.getByTestId('chat-error').count()).toBe(0);
     await page.close();
   }, 120_000);
+
+  it.skipIf(!hasRedis)(
+    'reconnects to a running answer after a reload (resumable streams on Redis), and stores it whole',
+    async () => {
+      const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+      await page.goto(baseUrl);
+      await ask(page, 'Tell me a long story', { answered: false });
+      const story = () => page.getByTestId('message-assistant').nth(0).getByTestId('message-text');
+      await expect.poll(() => story().textContent(), { timeout: 30_000 }).toContain('3th time');
+      await page.reload();
+      // The question and the answer so far are back at once, and the answer goes on to its end.
+      await expect.poll(() => page.getByTestId('message-user').allTextContents(), { timeout: 30_000 }).toEqual(['YouTell me a long story']);
+      await expect.poll(() => story().textContent(), { timeout: 30_000 }).toContain('5th time');
+      expect(await page.getByTestId('stop').count()).toBe(1);
+      await expect.poll(() => story().textContent(), { timeout: 40_000 }).toContain('100th time');
+      await expect.poll(() => page.getByTestId('metadata').count(), { timeout: 30_000 }).toBe(1);
+      expect(await page.getByTestId('interrupted').count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'browser-chat-resumed.png'), fullPage: true });
+      // Memory stored the whole answer: a reload now shows it from memory, once.
+      await page.reload();
+      await expect.poll(() => page.getByTestId('message-assistant').count(), { timeout: 30_000 }).toBe(1);
+      expect(await story().textContent()).toContain('100th time');
+      expect(await page.getByTestId('message-user').count()).toBe(1);
+      expect(await page.getByTestId('interrupted').count()).toBe(0);
+      await page.close();
+    },
+    120_000,
+  );
 
   it('Retry (regenerate) replaces the last answer: one answer on the page, one in memory after a reload, and the chat goes on', async () => {
     const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });

@@ -21,7 +21,7 @@ const SUGGESTIONS = ['Who is Helena Marsh?', 'Can I get a refund from Brightwate
  * and "New chat" starts another one.
  */
 export default function ChatPage() {
-  const [conversation, setConversation] = useState<{ id: string; messages: ChatMessage[] } | undefined>();
+  const [conversation, setConversation] = useState<{ id: string; messages: ChatMessage[]; resume: boolean } | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const [threadsVersion, setThreadsVersion] = useState(0);
 
@@ -36,9 +36,9 @@ export default function ChatPage() {
     const chatId = id;
     fetch(`/api/chat?id=${encodeURIComponent(chatId)}`)
       .then(async (response) => {
-        const body = (await response.json()) as { messages?: ChatMessage[]; error?: string };
+        const body = (await response.json()) as { messages?: ChatMessage[]; resume?: boolean; error?: string };
         if (!response.ok || body.messages === undefined) throw new Error(body.error ?? `HTTP ${response.status}`);
-        setConversation({ id: chatId, messages: body.messages });
+        setConversation({ id: chatId, messages: body.messages, resume: body.resume === true });
       })
       .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
   }, []);
@@ -60,6 +60,7 @@ export default function ChatPage() {
           <Chat
             id={conversation.id}
             initialMessages={conversation.messages}
+            resume={conversation.resume}
             onTurnEnd={() => setThreadsVersion((version) => version + 1)}
           />
         )}
@@ -90,11 +91,23 @@ function problemOf(error: Error): Problem {
   return { rejected: false, text: reason ?? error.message };
 }
 
-function Chat({ id, initialMessages, onTurnEnd }: { id: string; initialMessages: ChatMessage[]; onTurnEnd: () => void }) {
+function Chat({
+  id,
+  initialMessages,
+  resume,
+  onTurnEnd,
+}: {
+  id: string;
+  initialMessages: ChatMessage[];
+  /** The server keeps running answers (REDIS_URL): reconnect to one after a reload. */
+  resume: boolean;
+  onTurnEnd: () => void;
+}) {
   const { messages, setMessages, sendMessage, regenerate, status, error, clearError, stop, addToolOutput, addToolApprovalResponse } =
     useChat<ChatMessage>({
       id,
       messages: initialMessages,
+      resume,
       // Answered client tools and approvals go back to the server at once: the turn continues there.
       sendAutomaticallyWhen: (options) =>
         lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options),
@@ -136,6 +149,8 @@ function Chat({ id, initialMessages, onTurnEnd }: { id: string; initialMessages:
     const answering = messages.at(-1);
     if (answering?.role === 'assistant') setStopped((ids) => new Set(ids).add(answering.id));
     void stop();
+    // A resumable answer goes on without its request (a reload reconnects to it): tell the server to stop it.
+    if (resume) void fetch(`/api/chat/${id}/stream`, { method: 'DELETE' });
   };
 
   const send = (text: string) => {
