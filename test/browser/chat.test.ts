@@ -311,6 +311,8 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('message-user').count(), { timeout: 30_000 }).toBe(usersBefore + 1);
     expect(await page.getByTestId('message-user').filter({ hasText: 'Please make an error' }).getByTestId('failed').count()).toBe(1);
+    // The approval passed by offers no button that would do nothing.
+    expect(await page.getByTestId('approve').count()).toBe(0);
     await page.close();
   }, 180_000);
 
@@ -325,8 +327,21 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await expect.poll(() => story.getByTestId('message-text').textContent(), { timeout: 30_000 }).toContain('2th time');
     await page.getByTestId('stop').click();
     await story.getByTestId('interrupted').waitFor({ timeout: 10_000 });
+    // The server stops a moment later; the page then shows the answer as memory stored it, so a reload adds no words.
+    const storedStory = () =>
+      page.evaluate(async () => {
+        const id = new URL(window.location.href).searchParams.get('id');
+        const body = (await (await fetch(`/api/chat?id=${id}`)).json()) as { messages: { parts: { type: string; text?: string }[] }[] };
+        return body.messages[1]?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      });
+    const sameAsStored = async () => {
+      const [shown, stored] = [(await story.getByTestId('message-text').textContent())?.trim(), (await storedStory())?.trim()];
+      return shown === stored ? 'same' : `shown …${shown?.slice(-60)} | stored …${stored?.slice(-60)}`;
+    };
+    await expect.poll(sameAsStored, { timeout: 10_000 }).toBe('same');
     const partial = await story.getByTestId('message-text').textContent();
     expect(partial).not.toContain('100th time');
+    await story.getByTestId('interrupted').waitFor();
 
     await ask(page, 'Who is Helena Marsh?');
     await expect
@@ -336,6 +351,7 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     await expect.poll(() => page.getByTestId('message-assistant').count(), { timeout: 30_000 }).toBe(2);
     await page.getByTestId('message-assistant').nth(0).getByTestId('interrupted').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('message-assistant').nth(1).getByTestId('interrupted').count()).toBe(0);
+    expect(await page.getByTestId('message-assistant').nth(0).getByTestId('message-text').textContent()).toBe(partial);
 
     // Stop has its own place: a double-click on Send sends once and never stops the answer.
     await page.getByTestId('chat-input').fill('When did Helena Marsh retire?');

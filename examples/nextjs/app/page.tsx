@@ -145,12 +145,26 @@ function Chat({
     if (following.current) end.current?.scrollIntoView({ block: 'end' });
   }, [messages, status]);
 
-  const stopAnswer = () => {
+  const latest = useRef(messages);
+  useEffect(() => {
+    latest.current = messages;
+  }, [messages]);
+  const stopAnswer = async () => {
     const answering = messages.at(-1);
     if (answering?.role === 'assistant') setStopped((ids) => new Set(ids).add(answering.id));
-    void stop();
+    await stop();
     // A resumable answer goes on without its request (a reload reconnects to it): tell the server to stop it.
     if (resume) void fetch(`/api/chat/${id}/stream`, { method: 'DELETE' });
+    // The server stops a moment after the page, and memory keeps what the model wrote until then: once it is stored,
+    // show the stopped answer as memory keeps it, so that a reload shows the same words.
+    const shown = latest.current.length;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const response = await fetch(`/api/chat?id=${encodeURIComponent(id)}`);
+      if (!response.ok || latest.current.length !== shown) return; // the user has moved on
+      const stored = ((await response.json()) as { messages: ChatMessage[] }).messages;
+      if (stored.length === shown && stored.at(-1)?.metadata?.interrupted === true) return setMessages(stored);
+    }
   };
 
   const send = (text: string) => {
@@ -255,7 +269,7 @@ function Chat({
           />
           {/* Stop has a place of its own: a second click on Send never stops the question the first one sent. */}
           {busy && (
-            <button type="button" className="secondary" data-testid="stop" onClick={stopAnswer}>
+            <button type="button" className="secondary" data-testid="stop" onClick={() => void stopAnswer()}>
               Stop
             </button>
           )}
