@@ -276,6 +276,8 @@ describe.skipIf(!hasChromium)('Next.js example in headless Chromium', () => {
     expect(await isInViewport(page.getByTestId('chat-error'))).toBe(true);
     expect(await page.getByTestId('chat-input').inputValue()).toBe('');
     await page.getByTestId('message-user').last().getByTestId('failed').waitFor();
+    // No empty answer bubble under it: the failed question is the last thing in the conversation.
+    expect(await page.locator('article.message').last().getAttribute('data-testid')).toBe('message-user');
     await page.screenshot({ path: path.join(ARTIFACTS, 'browser-chat-error.png') });
     await expectAccessible(page, 'server failure, desktop');
     // The server logged it with a stack that names the source file and line, not a minified chunk.

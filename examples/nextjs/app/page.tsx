@@ -45,12 +45,12 @@ export default function ChatPage() {
 
   return (
     <div className="app">
+      <header>
+        <h1>ai-advisors chat</h1>
+      </header>
       {/* After the conversation's request, which issued the user's cookie. */}
       {conversation !== undefined && <Threads currentId={conversation.id} version={threadsVersion} />}
       <main>
-        <header>
-          <h1>ai-advisors chat</h1>
-        </header>
         {loadError !== undefined && (
           <p role="alert" className="error">
             This conversation could not be loaded: {loadError}
@@ -314,6 +314,10 @@ function Message({
     ).values(),
   ];
   const { latencyMs, usage, interrupted, outcome } = message.metadata ?? {};
+  const cutOff = stopped || interrupted === true || outcome === 'aborted';
+  // An answer that failed before its first part has nothing to show (the alert and the question's mark say it).
+  if (message.role === 'assistant' && text === '' && tools.length === 0 && sources.length === 0 && latencyMs === undefined && !cutOff)
+    return null;
   return (
     <article className={`message ${message.role}`} data-testid={`message-${message.role}`}>
       <div className="role">{message.role === 'user' ? 'You' : 'Assistant'}</div>
@@ -341,7 +345,7 @@ function Message({
           </ol>
         </details>
       )}
-      {(stopped || interrupted === true || outcome === 'aborted') && (
+      {cutOff && (
         <div className="interrupted" data-testid="interrupted">
           interrupted
         </div>

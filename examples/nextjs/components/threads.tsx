@@ -90,18 +90,20 @@ export function Threads({ currentId, version }: { currentId: string | undefined;
                   className="secondary small"
                   aria-label={`Rename “${thread.title}”`}
                   data-testid="rename-thread"
+                  title="Rename"
                   onClick={() => setEditing(thread.id)}
                 >
-                  Rename
+                  ✎
                 </button>
                 <button
                   type="button"
                   className="secondary small"
                   aria-label={`Delete “${thread.title}”`}
                   data-testid="delete-thread"
+                  title="Delete"
                   onClick={() => void remove(thread.id)}
                 >
-                  Delete
+                  ✕
                 </button>
               </>
             )}

@@ -30,7 +30,8 @@ export function ToolCard({ part, actions, stale }: { part: ToolUIPart | DynamicT
           {stale && waiting ? 'Not answered' : stateLabel(part)}
         </span>
       </div>
-      <Fields value={part.input} />
+      {/* What it will run with, until it has a result: then the result. */}
+      {part.state === 'output-available' ? <Fields value={part.output} /> : <Fields value={part.input} />}
       {!stale && part.state === 'input-available' && name === 'getLocation' && (
         <button type="button" data-testid="share-location" onClick={() => actions.shareLocation(part.toolCallId)}>
           Share my location
@@ -46,7 +47,6 @@ export function ToolCard({ part, actions, stale }: { part: ToolUIPart | DynamicT
           </button>
         </div>
       )}
-      {part.state === 'output-available' && <Fields value={part.output} />}
       {part.state === 'output-error' && <p className="tool-error">{part.errorText}</p>}
     </section>
   );
