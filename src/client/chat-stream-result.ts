@@ -17,6 +17,9 @@ import type { Document } from '../document/document.ts';
 import { asyncIterableStream, type AsyncIterableStream } from '../util/async-iterable-stream.ts';
 import { createReplayBroadcast, type ReplayBroadcast } from './replay-broadcast.ts';
 
+/** The SSE options of the AI SDK's `createUIMessageStreamResponse`: a copy of the SSE stream, keep-alive comments. */
+export type SseResponseOptions = Pick<Parameters<typeof createUIMessageStreamResponse>[0], 'consumeSseStream' | 'keepAliveMs'>;
+
 /** What `chat.stream` returns at once: the streams, and promises of the turn's text, response, sources and metadata. */
 export interface ChatStreamResult<OUTPUT extends OutputInterface = OutputInterface<string, string, never>> {
   /** Every stream part (text, tool calls, sources, ...), as `streamText().stream` yields them. */
@@ -43,9 +46,12 @@ export interface ChatStreamResult<OUTPUT extends OutputInterface = OutputInterfa
   toUIMessageStream<UI_MESSAGE extends UIMessage = UIMessage>(
     options?: UIMessageStreamOptions<UI_MESSAGE>,
   ): ReadableStream<InferUIMessageChunk<UI_MESSAGE>>;
-  /** A `Response` streaming the UI message stream, for route handlers. */
+  /**
+   * A `Response` streaming the UI message stream, for route handlers. `consumeSseStream` gets a copy of the SSE text as
+   * it is sent (e.g. to store it for resumable streams), `keepAliveMs` sends keep-alive comments while the stream is idle.
+   */
   toUIMessageStreamResponse<UI_MESSAGE extends UIMessage = UIMessage>(
-    options?: UIMessageStreamOptions<UI_MESSAGE> & ResponseInit,
+    options?: UIMessageStreamOptions<UI_MESSAGE> & ResponseInit & SseResponseOptions,
   ): Response;
   /** Reads the stream to its end without a consumer (so that `after` hooks run). */
   consumeStream(): Promise<void>;
@@ -138,8 +144,15 @@ class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStr
     this.firstPart = firstPart.promise;
     this.toUIMessageStream = toUIStream;
     this.toUIMessageStreamResponse = (options = {}) => {
-      const { status, statusText, headers, ...streamOptions } = options;
-      return createUIMessageStreamResponse({ stream: toUIStream(streamOptions), status, statusText, headers });
+      const { status, statusText, headers, consumeSseStream, keepAliveMs, ...streamOptions } = options;
+      return createUIMessageStreamResponse({
+        stream: toUIStream(streamOptions),
+        status,
+        statusText,
+        headers,
+        ...(consumeSseStream !== undefined && { consumeSseStream }),
+        ...(keepAliveMs !== undefined && { keepAliveMs }),
+      });
     };
     this.consumeStream = () => {
       this.#drained ??= broadcast

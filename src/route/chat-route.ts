@@ -32,6 +32,17 @@ export interface ChatRouteOptions {
   readonly onError?: (error: unknown, details: { readonly phase: ChatRouteErrorPhase; readonly request: Request }) => void;
   /** What the browser is told when the server failed. Default 'Something went wrong. Please try again.' */
   readonly errorMessage?: string;
+  /**
+   * Gets a copy of each answer's SSE stream as it is sent, with the checked request: for resumable streams, store it
+   * (e.g. `createResumableStreamContext().createNewResumableStream(streamId, () => stream)` of the `resumable-stream`
+   * package) under an id recorded for `body.id`, which a `GET` route resumes. Not called for a `Response` the handler
+   * returns itself.
+   */
+  readonly consumeSseStream?: (options: {
+    readonly stream: ReadableStream<string>;
+    readonly body: ChatRequestBody;
+    readonly request: Request;
+  }) => PromiseLike<void> | void;
 }
 
 /** Longest problem description sent back with a 400: validation messages can quote the input. */
@@ -67,6 +78,7 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
     handle,
     onError = (error, { phase }) => console.error(`chat-route: ${phase} failed: ${redactSecrets(inspect(error))}`),
     errorMessage = 'Something went wrong. Please try again.',
+    consumeSseStream,
   } = options;
   const limits = { ...DEFAULT_CHAT_REQUEST_LIMITS };
   for (const name of Object.keys(limits) as (keyof typeof limits)[]) {
@@ -100,8 +112,11 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
     let streaming = false;
     const held: unknown[] = [];
     const reportStreamError = (error: unknown) => onError(error, { phase: 'stream', request });
+    // The SSE copy is held with the response: it goes to consumeSseStream only once the answer streams.
+    let sseCopy: ReadableStream<string> | undefined;
     const response = answer.toUIMessageStreamResponse({
       headers: NOSNIFF,
+      ...(consumeSseStream !== undefined && { consumeSseStream: ({ stream }) => void (sseCopy = stream) }),
       onError: (error) => {
         if (!isRequestMistake(error)) (streaming ? reportStreamError : held.push.bind(held))(error);
         return errorMessage;
@@ -112,8 +127,17 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
     if (first?.type !== 'error') {
       streaming = true;
       held.forEach(reportStreamError);
+      if (sseCopy !== undefined) {
+        // Not awaited, as the AI SDK calls it: the answer streams to this browser at once; a failing copy (e.g.
+        // resumability lost) is reported and changes nothing for it.
+        const copy = sseCopy;
+        void Promise.resolve()
+          .then(() => consumeSseStream!({ stream: copy, body, request }))
+          .catch((error: unknown) => onError(error, { phase: 'stream', request }));
+      }
       return response;
     }
+    await sseCopy?.cancel().catch(() => {});
     await response.body?.cancel().catch(() => {});
     return isRequestMistake(first.error)
       ? problemResponse({ status: 400, message: (first.error as Error).message })

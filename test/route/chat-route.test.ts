@@ -340,3 +340,68 @@ describe('chatRoute answers within bounds', () => {
     expect(() => chatRoute({ handle: () => new Response(), maxParts: 1.5 })).toThrow(/maxParts: expected a positive integer/);
   });
 });
+
+describe('chatRoute consumeSseStream (resumable streams)', () => {
+  it('gets a copy of the SSE stream the browser reads, with the request body, and the browser still gets all of it', async () => {
+    const copies: { text: Promise<string>; id: string | undefined }[] = [];
+    const chat = createChatClient({ model: mockModel([textParts(['Hello', ' there.'])]) });
+    const POST = chatRoute({
+      handle: ({ messages }) => chat.stream({ messages }),
+      consumeSseStream: ({ stream, body }) => {
+        copies.push({ text: new Response(stream.pipeThrough(new TextEncoderStream())).text(), id: body.id });
+      },
+    });
+    const response = await POST(json({ id: 'chat-7', messages: [user('Hi')] }));
+    expect(response.status).toBe(200);
+    const sent = await response.text();
+    expect(copies).toHaveLength(1);
+    expect(copies[0]!.id).toBe('chat-7');
+    expect(await copies[0]!.text).toBe(sent);
+    expect(sent).toContain('there.');
+  });
+
+  it('keeps streaming to the browser when the copy keeps going after the browser left', async () => {
+    let copy: Promise<string> | undefined;
+    const chat = createChatClient({ model: mockModel([textParts(['Hello', ' there.'])]) });
+    const POST = chatRoute({
+      handle: ({ messages }) => chat.stream({ messages }),
+      consumeSseStream: ({ stream }) => {
+        copy = new Response(stream.pipeThrough(new TextEncoderStream())).text();
+      },
+    });
+    const response = await POST(json({ id: 'c', messages: [user('Hi')] }));
+    await response.body!.cancel();
+    // A reload that resumes the stream finds the whole answer in the copy.
+    expect(await copy).toContain('there.');
+  });
+
+  it('is not called for a turn refused at once (a status instead of a stream), nor for a Response of the handler', async () => {
+    let calls = 0;
+    const chat = createChatClient({ model: mockModel([textParts(['Hi'])]), limits: { maxMessageSize: 10 } });
+    const POST = chatRoute({
+      handle: ({ messages, id }) => (id === 'own' ? new Response('mine') : chat.stream({ messages })),
+      consumeSseStream: () => void calls++,
+      onError: () => {},
+    });
+    expect((await POST(json({ id: 'c', messages: [user('far too long a question')] }))).status).toBe(400);
+    expect(await (await POST(json({ id: 'own', messages: [user('Hi')] }))).text()).toBe('mine');
+    expect(calls).toBe(0);
+  });
+
+  it('reports a failing consumer to onError and still answers', async () => {
+    const logged: { error: unknown; phase: string }[] = [];
+    const chat = createChatClient({ model: mockModel([textParts(['Hello'])]) });
+    const POST = chatRoute({
+      handle: ({ messages }) => chat.stream({ messages }),
+      consumeSseStream: async ({ stream }) => {
+        void stream.cancel();
+        throw new Error('redis down');
+      },
+      onError: (error, { phase }) => logged.push({ error, phase }),
+    });
+    const response = await POST(json({ id: 'c', messages: [user('Hi')] }));
+    expect(await response.text()).toContain('Hello');
+    await expect.poll(() => logged.length).toBe(1);
+    expect(logged.map(({ error, phase }) => [phase, (error as Error).message])).toEqual([['stream', 'redis down']]);
+  });
+});

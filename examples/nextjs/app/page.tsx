@@ -2,25 +2,28 @@
 
 import { useChat } from '@ai-sdk/react';
 import {
-  getToolName,
   isToolUIPart,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
-  type DynamicToolUIPart,
-  type ToolUIPart,
+  type UIMessage,
 } from 'ai';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import Markdown from 'react-markdown';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { AnswerMarkdown } from '../components/markdown.tsx';
+import { Threads } from '../components/threads.tsx';
+import { ToolCard, type ToolActions } from '../components/tool-card.tsx';
 import type { ChatMessage } from '../lib/chat-metadata.ts';
+
+const SUGGESTIONS = ['Who is Helena Marsh?', 'Can I get a refund from Brightwater Notes?', 'What time is it?', 'Show me Markdown'];
 
 /**
  * The chat page. The conversation lives in the URL (`/?id=<uuid>`): a reload
- * or a shared link shows it again from the server's memory, and "New chat"
- * starts another one.
+ * shows it again from the server's memory, the sidebar lists the user's chats,
+ * and "New chat" starts another one.
  */
 export default function ChatPage() {
-  const [conversation, setConversation] = useState<{ id: string; messages: ChatMessage[] } | undefined>();
+  const [conversation, setConversation] = useState<{ id: string; messages: ChatMessage[]; resume: boolean } | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
+  const [threadsVersion, setThreadsVersion] = useState(0);
 
   useEffect(() => {
     const url = new URL(window.location.href);
@@ -33,42 +36,87 @@ export default function ChatPage() {
     const chatId = id;
     fetch(`/api/chat?id=${encodeURIComponent(chatId)}`)
       .then(async (response) => {
-        const body = (await response.json()) as { messages?: ChatMessage[]; error?: string };
+        const body = (await response.json()) as { messages?: ChatMessage[]; resume?: boolean; error?: string };
         if (!response.ok || body.messages === undefined) throw new Error(body.error ?? `HTTP ${response.status}`);
-        setConversation({ id: chatId, messages: body.messages });
+        setConversation({ id: chatId, messages: body.messages, resume: body.resume === true });
       })
       .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
   }, []);
 
   return (
-    <main>
+    <div className="app">
       <header>
         <h1>ai-advisors chat</h1>
-        <a href="/" data-testid="new-chat" className="new-chat">
-          New chat
-        </a>
       </header>
-      <p className="hint">
-        Ask about Helena Marsh (a biography) or Brightwater Notes (terms of use). Follow-ups use the conversation&apos;s memory.
-      </p>
-      {loadError !== undefined && (
-        <p role="alert" className="error">
-          This conversation could not be loaded: {loadError}
-        </p>
-      )}
-      {conversation !== undefined && <Chat id={conversation.id} initialMessages={conversation.messages} />}
-    </main>
+      {/* After the conversation's request, which issued the user's cookie. */}
+      {conversation !== undefined && <Threads currentId={conversation.id} version={threadsVersion} />}
+      <main>
+        {loadError !== undefined && (
+          <p role="alert" className="error">
+            This conversation could not be loaded: {loadError}
+          </p>
+        )}
+        {conversation !== undefined && (
+          <Chat
+            id={conversation.id}
+            initialMessages={conversation.messages}
+            resume={conversation.resume}
+            onTurnEnd={() => setThreadsVersion((version) => version + 1)}
+          />
+        )}
+      </main>
+    </div>
   );
 }
 
-function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessage[] }) {
-  const { messages, sendMessage, regenerate, status, stop, addToolOutput, addToolApprovalResponse } = useChat<ChatMessage>({
-    id,
-    messages: initialMessages,
-    // Answered client tools and approvals go back to the server at once: the turn continues there.
-    sendAutomaticallyWhen: (options) =>
-      lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options),
-  });
+/** What went wrong with the last request, as the person should hear it. */
+interface Problem {
+  /** The server refused the question itself (4xx): it was not sent, and sending it again would fail again. */
+  readonly rejected: boolean;
+  readonly text: string;
+}
+
+function problemOf(error: Error): Problem {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  // chatRoute answers `{ error }`: for a 400 it names what was wrong with the question.
+  let reason: string | undefined;
+  try {
+    const body = JSON.parse(error.message) as { error?: unknown };
+    if (typeof body.error === 'string') reason = body.error;
+  } catch {
+    // A stream error's message, or the browser's own (offline).
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) return { rejected: true, text: reason ?? `HTTP ${status}` };
+  if (error.message === 'Failed to fetch') return { rejected: false, text: 'The server could not be reached.' };
+  return { rejected: false, text: reason ?? error.message };
+}
+
+function Chat({
+  id,
+  initialMessages,
+  resume,
+  onTurnEnd,
+}: {
+  id: string;
+  initialMessages: ChatMessage[];
+  /** The server keeps running answers (REDIS_URL): reconnect to one after a reload. */
+  resume: boolean;
+  onTurnEnd: () => void;
+}) {
+  const { messages, setMessages, sendMessage, regenerate, status, error, clearError, stop, addToolOutput, addToolApprovalResponse } =
+    useChat<ChatMessage>({
+      id,
+      messages: initialMessages,
+      resume,
+      // Answered client tools and approvals go back to the server at once: the turn continues there.
+      sendAutomaticallyWhen: (options) =>
+        lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options),
+      onFinish: onTurnEnd,
+      onError: (failure) => {
+        // A refused question never reached memory: take it out of the chat, or useChat would send it with every later one.
+        if (problemOf(failure).rejected) setMessages((shown) => withoutLastQuestion(shown));
+      },
+    });
   const toolActions: ToolActions = {
     shareLocation: (toolCallId) => void addToolOutput({ tool: 'getLocation', toolCallId, output: { city: 'Lisbon' } }),
     respond: (approvalId, approved) => void addToolApprovalResponse({ id: approvalId, approved }),
@@ -76,6 +124,7 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessag
   const [input, setInput] = useState('');
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const busy = status === 'submitted' || status === 'streaming';
+  const problem = error === undefined ? undefined : problemOf(error);
   const end = useRef<HTMLDivElement>(null);
   const following = useRef(true);
 
@@ -94,81 +143,164 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessag
   }, []);
   useEffect(() => {
     if (following.current) end.current?.scrollIntoView({ block: 'end' });
-  }, [messages]);
+  }, [messages, status]);
 
-  const stopAnswer = () => {
+  const latest = useRef(messages);
+  useEffect(() => {
+    latest.current = messages;
+  }, [messages]);
+  const stopAnswer = async () => {
     const answering = messages.at(-1);
     if (answering?.role === 'assistant') setStopped((ids) => new Set(ids).add(answering.id));
-    void stop();
+    await stop();
+    // A resumable answer goes on without its request (a reload reconnects to it): tell the server to stop it.
+    if (resume) void fetch(`/api/chat/${id}/stream`, { method: 'DELETE' });
+    // The server stops a moment after the page, and memory keeps what the model wrote until then: once it is stored,
+    // show the stopped answer as memory keeps it, so that a reload shows the same words.
+    const shown = latest.current.length;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const response = await fetch(`/api/chat?id=${encodeURIComponent(id)}`);
+      if (!response.ok || latest.current.length !== shown) return; // the user has moved on
+      const stored = ((await response.json()) as { messages: ChatMessage[] }).messages;
+      if (stored.length === shown && stored.at(-1)?.metadata?.interrupted === true) return setMessages(stored);
+    }
   };
 
-  const [lastQuestion, setLastQuestion] = useState('');
+  const send = (text: string) => {
+    if (text.trim() === '' || busy) return;
+    following.current = true;
+    void sendMessage({ text });
+    setInput('');
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (input.trim() === '' || busy) return;
-    void sendMessage({ text: input });
-    setLastQuestion(input);
-    setInput('');
+    send(input);
+  };
+  // Enter sends, Shift+Enter starts a new line (and Enter while an input method composes a word is the IME's).
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      event.currentTarget.form?.requestSubmit();
+    }
   };
   // Retry asks for a new answer to the last question; the server's memory replaces the old answer with it.
   const retry = () => {
-    setInput('');
+    clearError();
     void regenerate();
   };
+
   const last = messages.at(-1);
-  // A failed question is not lost: it is back in the input, ready to send again.
-  useEffect(() => {
-    if (status === 'error') setInput((current) => (current === '' ? lastQuestion : current));
-  }, [status, lastQuestion]);
+  // A question that waits for the user (an approval, the page's tool) is answered with those buttons, not Retry.
+  const waitsForUser =
+    last?.role === 'assistant' &&
+    last.parts.some((part) => isToolUIPart(part) && (part.state === 'approval-requested' || part.state === 'input-available'));
+  // The question a server failure left unanswered (an answer may have begun before it).
+  const failedQuestion =
+    status === 'error' && problem?.rejected === false ? messages.findLast((message) => message.role === 'user')?.id : undefined;
+  // Waiting for the first word of the answer (or for the next step after a tool).
+  const thinking = busy && (last?.role !== 'assistant' || !last.parts.some((part) => part.type === 'text' && part.text !== ''));
 
   return (
     <>
-      {messages.map((message) => (
-        <Message key={message.id} message={message} toolActions={toolActions} stopped={stopped.has(message.id)} />
+      {messages.length === 0 && status === 'ready' && (
+        <section className="empty" data-testid="empty-state" aria-labelledby="empty-heading">
+          <h2 id="empty-heading">What would you like to know?</h2>
+          <p className="hint">
+            Ask about Helena Marsh (a biography) or Brightwater Notes (terms of use). Follow-ups use the conversation&apos;s memory.
+          </p>
+          <ul className="suggestions">
+            {SUGGESTIONS.map((suggestion) => (
+              <li key={suggestion}>
+                <button type="button" className="secondary" data-testid="suggestion" onClick={() => send(suggestion)}>
+                  {suggestion}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {messages.map((message, index) => (
+        <Message
+          key={message.id}
+          message={message}
+          toolActions={toolActions}
+          stopped={stopped.has(message.id)}
+          failed={message.id === failedQuestion || message.metadata?.failed === true}
+          stale={index < messages.length - 1}
+        />
       ))}
-      {status === 'ready' && last?.role === 'assistant' && (
+      {thinking && (
+        <p className="thinking" role="status" data-testid="thinking">
+          Thinking…
+        </p>
+      )}
+      {status === 'ready' && last?.role === 'assistant' && !waitsForUser && (
         <button type="button" className="secondary retry" data-testid="retry" onClick={retry}>
           Retry
         </button>
       )}
-      {status === 'error' && (
-        <p role="alert" className="error" data-testid="chat-error">
-          Something went wrong and your question was not answered; it is back in the input to send again.{' '}
-          <button type="button" className="secondary" data-testid="retry-after-error" onClick={retry}>
-            Retry
-          </button>
-        </p>
-      )}
-      <form onSubmit={submit}>
-        <input
-          aria-label="Your question"
-          data-testid="chat-input"
-          value={input}
-          placeholder="Who is Helena Marsh?"
-          onChange={(event) => setInput(event.target.value)}
-        />
-        {busy ? (
-          <button type="button" data-testid="stop" onClick={stopAnswer}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" data-testid="send">
+      <div ref={end} className="end" />
+      <div className="composer">
+        {problem !== undefined && (
+          <p role="alert" className="error" data-testid="chat-error">
+            {problem.rejected ? (
+              <>Your message was not sent: {problem.text}</>
+            ) : (
+              <>
+                Your question was not answered: {problem.text}{' '}
+                <button type="button" className="secondary small" data-testid="retry-after-error" onClick={retry}>
+                  Retry
+                </button>
+              </>
+            )}
+          </p>
+        )}
+        <form onSubmit={submit}>
+          <textarea
+            aria-label="Your question"
+            data-testid="chat-input"
+            value={input}
+            rows={1}
+            placeholder="Ask a question (Shift+Enter for a new line)"
+            autoFocus
+            onChange={(event) => setInput(event.target.value)}
+            onKeyDown={onKeyDown}
+          />
+          {/* Stop has a place of its own: a second click on Send never stops the question the first one sent. */}
+          {busy && (
+            <button type="button" className="secondary" data-testid="stop" onClick={() => void stopAnswer()}>
+              Stop
+            </button>
+          )}
+          <button type="submit" data-testid="send" disabled={busy || input.trim() === ''}>
             Send
           </button>
-        )}
-      </form>
-      <div ref={end} className="end" />
+        </form>
+      </div>
     </>
   );
 }
 
-/** What the page does for a tool: answer the client tool, approve or deny a call. */
-interface ToolActions {
-  shareLocation(toolCallId: string): void;
-  respond(approvalId: string, approved: boolean): void;
+/** The messages without the last question and what followed it. */
+function withoutLastQuestion<M extends UIMessage>(messages: M[]): M[] {
+  const question = messages.findLastIndex((message) => message.role === 'user');
+  return question === -1 ? messages : messages.slice(0, question);
 }
 
-function Message({ message, toolActions, stopped }: { message: ChatMessage; toolActions: ToolActions; stopped: boolean }) {
+function Message({
+  message,
+  toolActions,
+  stopped,
+  failed,
+  stale,
+}: {
+  message: ChatMessage;
+  toolActions: ToolActions;
+  stopped: boolean;
+  failed: boolean;
+  stale: boolean;
+}) {
   const tools = message.parts.filter(isToolUIPart);
   const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   // A turn that continues after a tool answer or an approval retrieves again: show each source once.
@@ -182,14 +314,18 @@ function Message({ message, toolActions, stopped }: { message: ChatMessage; tool
     ).values(),
   ];
   const { latencyMs, usage, interrupted, outcome } = message.metadata ?? {};
+  const cutOff = stopped || interrupted === true || outcome === 'aborted';
+  // An answer that failed before its first part has nothing to show (the alert and the question's mark say it).
+  if (message.role === 'assistant' && text === '' && tools.length === 0 && sources.length === 0 && latencyMs === undefined && !cutOff)
+    return null;
   return (
     <article className={`message ${message.role}`} data-testid={`message-${message.role}`}>
       <div className="role">{message.role === 'user' ? 'You' : 'Assistant'}</div>
       {tools.map((part) => (
-        <ToolCall key={part.toolCallId} part={part} actions={toolActions} />
+        <ToolCard key={part.toolCallId} part={part} actions={toolActions} stale={stale} />
       ))}
       <div data-testid="message-text" className="text">
-        {message.role === 'assistant' ? <Markdown>{text}</Markdown> : text}
+        {message.role === 'assistant' ? <AnswerMarkdown text={text} /> : text}
       </div>
       {sources.length > 0 && (
         <details className="sources" data-testid="sources">
@@ -209,9 +345,14 @@ function Message({ message, toolActions, stopped }: { message: ChatMessage; tool
           </ol>
         </details>
       )}
-      {(stopped || interrupted === true || outcome === 'aborted') && (
+      {cutOff && (
         <div className="interrupted" data-testid="interrupted">
           interrupted
+        </div>
+      )}
+      {failed && (
+        <div className="failed" data-testid="failed">
+          {message.role === 'user' ? 'not answered: the server failed' : 'the answer failed here'}
         </div>
       )}
       {latencyMs !== undefined && (
@@ -220,34 +361,6 @@ function Message({ message, toolActions, stopped }: { message: ChatMessage; tool
         </div>
       )}
     </article>
-  );
-}
-
-function ToolCall({ part, actions }: { part: ToolUIPart | DynamicToolUIPart; actions: ToolActions }) {
-  const name = getToolName(part);
-  return (
-    <div className="tool" data-testid={`tool-${name}`} data-state={part.state}>
-      <span className="tool-name">{name}</span>
-      {part.state === 'input-available' && name === 'getLocation' && (
-        <button type="button" data-testid="share-location" onClick={() => actions.shareLocation(part.toolCallId)}>
-          Share my location
-        </button>
-      )}
-      {part.state === 'approval-requested' && (
-        <>
-          <span> wants to run with {JSON.stringify(part.input)}</span>
-          <button type="button" data-testid="approve" onClick={() => actions.respond(part.approval.id, true)}>
-            Approve
-          </button>
-          <button type="button" data-testid="deny" className="secondary" onClick={() => actions.respond(part.approval.id, false)}>
-            Deny
-          </button>
-        </>
-      )}
-      {part.state === 'output-available' && <span className="tool-output"> → {JSON.stringify(part.output)}</span>}
-      {part.state === 'output-denied' && <span className="tool-output"> declined</span>}
-      {part.state === 'output-error' && <span className="tool-output"> failed: {part.errorText}</span>}
-    </div>
   );
 }
 

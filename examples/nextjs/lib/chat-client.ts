@@ -13,21 +13,25 @@ let client: Promise<{ chat: ChatClient; label: string }> | undefined;
 
 /** The conversations of this server process (in memory here; use the Redis or PostgreSQL store in production). */
 const store = createInMemoryChatMemoryStore();
-/** The whole of a conversation, for restoring it in the page. */
-const fullHistory = createChatMemory({ store, window: false });
+/** The whole of a conversation, for restoring it in the page, and the user's threads, for the sidebar. */
+export const fullHistory = createChatMemory({ store, window: false });
 
-/**
- * A conversation id the page may use: a random UUID, as the page makes them. A
- * real app also ties it to the signed-in user on the server (store
- * `${session.userId}:${id}`), so one user can never read another's chat.
- */
+/** A chat id the page may use: a random UUID, as the page makes them. */
 export function isConversationId(id: unknown): id is string {
   return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 }
 
-/** A stored conversation as `useChat` messages (empty when it does not exist). */
-export async function readConversation(id: string) {
-  return toUIMessages(await fullHistory.read(id, { keepOpenToolCalls: true }));
+/**
+ * The memory key of the user's chat: the chat id the page chose, scoped on the server to the user the server knows
+ * (see `lib/demo-user.ts`), so that one user can never read or extend another's conversation.
+ */
+export function conversationKey(userId: string, chatId: string): string {
+  return `${userId}:${chatId}`;
+}
+
+/** The user's stored chat as `useChat` messages (empty when it does not exist). */
+export async function readConversation(userId: string, chatId: string) {
+  return toUIMessages(await fullHistory.read(conversationKey(userId, chatId), { keepOpenToolCalls: true }));
 }
 
 /**
@@ -49,10 +53,17 @@ async function buildChatClient() {
     tools: chatTools,
     // A server tool's result goes back to the model in the same request.
     stopWhen: stepCountIs(3),
+    // AI_ADVISORS_TELEMETRY=1: OpenTelemetry spans for each turn (ai_advisors.turn and the AI SDK's), to the tracer
+    // provider the app registers (instrumentation.ts). Inputs and outputs are not recorded unless asked for.
+    ...(process.env.AI_ADVISORS_TELEMETRY === '1' && {
+      telemetry: { functionId: 'nextjs-example-chat', recordInputs: false, recordOutputs: false },
+    }),
     instructions: 'You answer questions about the provided documents. Cite them as [1], [2].',
     advisors: [
       metadataPassthroughAdvisor({ contextKeys: ['conversationId'] }),
-      messageMemoryAdvisor({ memory: createChatMemory({ store }) }),
+      // Outside the metadata passthrough (order -3000 < -2500), memory stores the turn with all the metadata the page
+      // was sent (latency, tokens) and its sources, so that a reload shows them as they streamed.
+      messageMemoryAdvisor({ memory: createChatMemory({ store }), order: -3000 }),
       rag,
     ],
   });

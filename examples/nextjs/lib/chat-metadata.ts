@@ -8,6 +8,8 @@ export interface ChatMetadata {
   readonly outcome?: string;
   /** Set on answers restored from memory that were cut off (stop, disconnect, error). */
   readonly interrupted?: boolean;
+  /** Set on restored messages of a turn the model failed (on the question when no answer came). */
+  readonly failed?: boolean;
 }
 
 export type ChatMessage = UIMessage<ChatMetadata>;

@@ -11,8 +11,9 @@ const TOOL_TRIGGERS: readonly { pattern: RegExp; toolName: string; input: Record
  * The offline stand-in model with tool calls: it calls a tool when the
  * question asks for one (and the call offers it), answers from the tool
  * results of a step that has them, tells a long story slowly when asked (to
- * have something to stop), fails when asked to, and otherwise lets the offline model answer from
- * the documents. A real model decides this itself.
+ * have something to stop, after a pause to show the waiting indicator), fails when asked to, shows its Markdown
+ * (a table, a wide code block, a link) when asked to, and otherwise lets the offline model answer from the documents.
+ * A real model decides this itself.
  */
 export function withOfflineToolCalls(model: LanguageModelV4): LanguageModelV4 {
   const story = slowStory();
@@ -25,6 +26,7 @@ export function withOfflineToolCalls(model: LanguageModelV4): LanguageModelV4 {
     async doStream(options) {
       if (asksFor(options, /long story/i)) return { stream: story(options.abortSignal) };
       if (asksFor(options, /make an error/i)) throw new Error('The offline model was asked to fail.');
+      if (asksFor(options, /show me markdown/i)) return { stream: textStream(MARKDOWN_SAMPLE) };
       const parts = toolStepParts(options);
       if (parts === undefined) return model.doStream(options);
       return {
@@ -86,6 +88,8 @@ function slowStory() {
       async start(controller) {
         controller.enqueue({ type: 'stream-start', warnings: [] });
         controller.enqueue({ type: 'text-start', id: 'story' });
+        // A model that thinks before its first word: the page shows that it is waiting.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
         controller.enqueue({ type: 'text-delta', id: 'story', delta: '[offline stand-in model] Once upon a time, ' });
         for (let sentence = 1; sentence <= 100; sentence++) {
           await new Promise((resolve) => setTimeout(resolve, 150));
@@ -107,4 +111,40 @@ function slowStory() {
         controller.close();
       },
     });
+}
+
+/** What the offline model answers to "show me markdown": GitHub-flavoured Markdown as real models write it. */
+const MARKDOWN_SAMPLE = [
+  '[offline stand-in model] Here is the **Markdown** a model writes:',
+  '',
+  '| Document | Topic |',
+  '| --- | --- |',
+  '| Helena Marsh | a biography |',
+  '| Brightwater Notes | terms of use |',
+  '',
+  '```ts',
+  `const line = '${'a wide line of code that scrolls sideways '.repeat(4).trim()}';`,
+  '```',
+  '',
+  'See [the AI SDK](https://ai-sdk.dev/docs) for more.',
+].join('\n');
+
+function textStream(text: string): ReadableStream<LanguageModelV4StreamPart> {
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings: [] });
+      controller.enqueue({ type: 'text-start', id: 'text' });
+      controller.enqueue({ type: 'text-delta', id: 'text', delta: text });
+      controller.enqueue({ type: 'text-end', id: 'text' });
+      controller.enqueue({
+        type: 'finish',
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 0, text: 0, reasoning: undefined },
+        },
+      });
+      controller.close();
+    },
+  });
 }

@@ -50,7 +50,7 @@ export async function createSectionRagAdvisor({
 async function loadSections(dataDirectory: string): Promise<Document[]> {
   const sections = await Promise.all(
     DATA_FILES.map(async ({ file, source }) => {
-      const markdown = await readFile(path.join(dataDirectory, file), 'utf8');
+      const markdown = await readFile(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dataDirectory, file), 'utf8');
       const documentTitle = /^# (.+)$/m.exec(markdown)?.[1] ?? file;
       return markdown
         .split(/^(?=## )/m)
