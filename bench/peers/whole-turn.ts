@@ -102,7 +102,8 @@ function ourClient(memory: ChatMemory, retriever: Retriever, model = openai.chat
   });
 }
 
-const ours = ourClient(await filledMemory('ours'), ourRetriever);
+const ourMemory = await filledMemory('ours');
+const ours = ourClient(ourMemory, ourRetriever);
 
 // The instrumented twin: every hook, the store, the retriever and the HTTP call mark the turn's timeline.
 function timed<T extends object>(target: T, method: keyof T & string, name: string): T {
@@ -154,7 +155,7 @@ const instrumented = ourClient(
   }),
 );
 
-// The necessary parts, alone: a window read and an append on a memory of the same size, one BM25 search.
+// The necessary parts, alone: a window read and an append on a memory of the same size holding the same turns, one BM25 search.
 const aloneMemory = await filledMemory('alone');
 
 // ---- LangChain.js ----
@@ -439,6 +440,8 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
     if (variant.name.endsWith('instrumented') && measuring)
       timelines.get(variant.name)!.push({ ...marks, ...serverMarks(server.requests[first]!) });
   }
+  // What the turn stored with its messages (the retrieved documents, the sources the page showed) is stored here too.
+  const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
   const readStart = performance.now();
   await aloneMemory.read('alone');
   const readEnd = performance.now();
@@ -448,7 +451,7 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
       { role: 'user', content: question },
       { role: 'assistant', content: ANSWER },
     ],
-    { key: `alone-${iteration}`, metadata: { turnId: `alone-${iteration}` } },
+    { key: `alone-${iteration}`, metadata: { ...stored, turnId: `alone-${iteration}` } },
   );
   const appendEnd = performance.now();
   await ourRetriever.retrieve(question, { topK: TOP_K });
