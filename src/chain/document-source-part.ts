@@ -51,12 +51,16 @@ export function documentSourceParts(documents: readonly Document[]): TextStreamP
 }
 
 /**
- * Redacted, then cut to `maxLength`. Only a margin past the cut is redacted, so a long document costs no more than
- * its snippet, while a credential that straddles the cut is still recognised whole.
+ * Redacted, then cut to `maxLength`. Only what the cut keeps is redacted, up to the first whitespace past it (at most a
+ * margin past it): a credential that straddles the cut is still recognised whole, and a long document costs no more
+ * than its snippet. A credential runs unbroken to there (key formats, JWTs, URL passwords, unquoted values hold no
+ * whitespace), and a quoted value or a PEM block opened before the cut is redacted to the end of what is given.
  */
 function bounded(text: string, maxLength: number): string {
   if (text.length <= maxLength) return redactSecrets(text);
-  const redacted = redactSecrets(text.slice(0, maxLength + REDACTION_MARGIN));
+  const past = text.slice(maxLength, maxLength + REDACTION_MARGIN);
+  const space = past.search(/\s/);
+  const redacted = redactSecrets(text.slice(0, maxLength + (space === -1 ? past.length : space)));
   return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
 }
 
