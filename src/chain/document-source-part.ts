@@ -45,9 +45,23 @@ export function documentSourcePart(document: Document): TextStreamPart<ToolSet> 
   };
 }
 
-/** The `source` parts of a turn's documents: the first {@link MAX_SOURCE_PARTS}, in their order. */
+/** The parts last made of a list of documents, with the documents they were made of. */
+const madeParts = new WeakMap<readonly Document[], { documents: readonly Document[]; parts: readonly TextStreamPart<ToolSet>[] }>();
+
+/**
+ * The `source` parts of a turn's documents: the first {@link MAX_SOURCE_PARTS}, in their order. A turn asks twice
+ * for the same list (the stream sends them, chat memory stores them with the turn): the second time, while the list
+ * still holds the same documents, gets the parts made the first time instead of redacting every field again.
+ */
 export function documentSourceParts(documents: readonly Document[]): TextStreamPart<ToolSet>[] {
-  return documents.slice(0, MAX_SOURCE_PARTS).map(documentSourcePart);
+  const sent = documents.slice(0, MAX_SOURCE_PARTS);
+  const made = madeParts.get(documents);
+  if (made !== undefined && made.documents.length === sent.length && made.documents.every((document, index) => document === sent[index])) {
+    return [...made.parts];
+  }
+  const parts = sent.map(documentSourcePart);
+  madeParts.set(documents, { documents: sent, parts });
+  return [...parts];
 }
 
 /**
