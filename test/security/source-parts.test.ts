@@ -57,9 +57,10 @@ describe('source parts are bounded and redacted like everything else that leaves
   });
 
   it('redacts a credential that straddles the snippet cut, reading only to the first whitespace past it', () => {
-    const snippetOf = (text: string) =>
-      (documentSourcePart({ id: 'd', text, metadata: {} }) as { providerMetadata: { advisors: { snippet: string } } }).providerMetadata
-        .advisors.snippet;
+    const snippetOf = (text: string) => {
+      const part = documentSourcePart({ id: 'd', text, metadata: {} });
+      return part.type === 'source' ? String(part.providerMetadata?.advisors?.snippet) : '';
+    };
     for (const [before, credential] of [
       [270, KEY],
       [250, `Authorization: Bearer ${KEY}`],
