@@ -419,27 +419,21 @@ console.log(
 for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
   const question = questions[iteration % questions.length];
   const measuring = iteration >= WARMUP;
-  // Ours first each round: its request is what the others' messages are checked against, and it sets the bare calls' messages.
-  const before = server.requests.length;
-  const ourSample = await variants[0].run(question);
-  const ourRequest = server.requests[before]!;
-  bareMessages = ourRequest.messages.slice(1).map((message) => ({ role: message.role, content: textOf(message.content) }) as PlainMessage);
-  bareLangChainMessages = [
-    new SystemMessage(SYSTEM),
-    ...bareMessages.map((message) => (message.role === 'user' ? new HumanMessage(message.content) : new AIMessage(message.content))),
-  ];
   ourPassages = (await ourRetriever.retrieve(question, { topK: TOP_K })).map((passage) => passage.text);
-  const rest = variants.slice(1);
-  // Rotate the others so that none always runs right after ours.
-  const order = rest.map((_, index) => rest[(index + iteration) % rest.length]);
-  const results: [Variant, Sample, readonly ServedRequest[]][] = [[variants[0], ourSample, server.requests.slice(before)]];
+  // Every variant takes each place in the round in turn (the first after the alone parts runs on colder caches); in
+  // the first round ours goes first, so that the bare calls have messages to send.
+  const order = variants.map((_, index) => variants[(index + iteration) % variants.length]);
+  const results: [Variant, Sample, readonly ServedRequest[]][] = [];
   for (const variant of order) {
     const first = server.requests.length;
     const result = await variant.run(question);
     results.push([variant, result, server.requests.slice(first)]);
+    // The bare calls send what ours sent the model last (the round before, when they run before ours).
+    if (variant === variants[0]) useAsBare(server.requests[first]!);
     if (variant.name.endsWith('instrumented') && measuring)
       timelines.get(variant.name)!.push({ ...marks, ...serverMarks(server.requests[first]!) });
   }
+  const ourRequest = results.find(([variant]) => variant === variants[0])![2][0]!;
   // What the turn stored with its messages (the retrieved documents, the sources the page showed) is stored here too.
   const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
   const readStart = performance.now();
@@ -466,6 +460,14 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
     checkTurn(checks.get(variant.name)!, requests, ourRequest, result.text, question);
   }
   server.requests.length = 0;
+}
+
+function useAsBare(request: ServedRequest): void {
+  bareMessages = request.messages.slice(1).map((message) => ({ role: message.role, content: textOf(message.content) }) as PlainMessage);
+  bareLangChainMessages = [
+    new SystemMessage(SYSTEM),
+    ...bareMessages.map((message) => (message.role === 'user' ? new HumanMessage(message.content) : new AIMessage(message.content))),
+  ];
 }
 
 function serverMarks(request: ServedRequest): Marks {
