@@ -20,6 +20,8 @@ interface Benchmark {
   readonly nodeFlags?: readonly string[];
   /** Run by Node's own type stripping instead of tsx, as its npm script does (see the benchmark's header). */
   readonly stripTypes?: boolean;
+  /** A folder with a lockfile of the benchmark's own (its peers), installed with `npm ci` before it runs. */
+  readonly install?: string;
 }
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -34,6 +36,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'bm25', script: 'bench/bm25-scifact.ts' },
   { name: 'bm25-build', script: 'bench/bm25-build.ts', nodeFlags: ['--expose-gc'] },
   { name: 'rag-eval', script: 'bench/rag-eval.ts' },
+  { name: 'peers', script: 'bench/peers/whole-turn.ts', env: { TURNS: '60' }, stripTypes: true, install: 'bench/peers' },
 ];
 
 const { values } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: false });
@@ -48,15 +51,20 @@ for (const benchmark of selected) {
       .join(' ')}`,
   );
   const start = performance.now();
-  const run = spawnSync(
-    process.execPath,
-    [...(benchmark.nodeFlags ?? []), ...(benchmark.stripTypes ? [] : ['--import', 'tsx']), benchmark.script],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, ...benchmark.env },
-    },
-  );
-  results.push({ name: benchmark.name, seconds: (performance.now() - start) / 1000, status: run.status ?? 1 });
+  const installed =
+    benchmark.install === undefined ||
+    spawnSync('npm', ['ci', '--prefix', benchmark.install, '--no-audit', '--no-fund'], { stdio: 'inherit' }).status === 0;
+  const run = installed
+    ? spawnSync(
+        process.execPath,
+        [...(benchmark.nodeFlags ?? []), ...(benchmark.stripTypes ? [] : ['--import', 'tsx']), benchmark.script],
+        {
+          stdio: 'inherit',
+          env: { ...process.env, ...benchmark.env },
+        },
+      )
+    : undefined;
+  results.push({ name: benchmark.name, seconds: (performance.now() - start) / 1000, status: run?.status ?? 1 });
 }
 
 const total = results.reduce((sum, result) => sum + result.seconds, 0);

@@ -45,18 +45,36 @@ export function documentSourcePart(document: Document): TextStreamPart<ToolSet> 
   };
 }
 
-/** The `source` parts of a turn's documents: the first {@link MAX_SOURCE_PARTS}, in their order. */
+/** The parts last made of a list of documents, with the documents they were made of. */
+const madeParts = new WeakMap<readonly Document[], { documents: readonly Document[]; parts: readonly TextStreamPart<ToolSet>[] }>();
+
+/**
+ * The `source` parts of a turn's documents: the first {@link MAX_SOURCE_PARTS}, in their order. A turn asks twice
+ * for the same list (the stream sends them, chat memory stores them with the turn): the second time, while the list
+ * still holds the same documents, gets the parts made the first time instead of redacting every field again.
+ */
 export function documentSourceParts(documents: readonly Document[]): TextStreamPart<ToolSet>[] {
-  return documents.slice(0, MAX_SOURCE_PARTS).map(documentSourcePart);
+  const sent = documents.slice(0, MAX_SOURCE_PARTS);
+  const made = madeParts.get(documents);
+  if (made !== undefined && made.documents.length === sent.length && made.documents.every((document, index) => document === sent[index])) {
+    return [...made.parts];
+  }
+  const parts = sent.map(documentSourcePart);
+  madeParts.set(documents, { documents: sent, parts });
+  return [...parts];
 }
 
 /**
- * Redacted, then cut to `maxLength`. Only a margin past the cut is redacted, so a long document costs no more than
- * its snippet, while a credential that straddles the cut is still recognised whole.
+ * Redacted, then cut to `maxLength`. Only what the cut keeps is redacted, up to the first whitespace past it (at most a
+ * margin past it): a credential that straddles the cut is still recognised whole, and a long document costs no more
+ * than its snippet. A credential runs unbroken to there (key formats, JWTs, URL passwords, unquoted values hold no
+ * whitespace), and a quoted value or a PEM block opened before the cut is redacted to the end of what is given.
  */
 function bounded(text: string, maxLength: number): string {
   if (text.length <= maxLength) return redactSecrets(text);
-  const redacted = redactSecrets(text.slice(0, maxLength + REDACTION_MARGIN));
+  const past = text.slice(maxLength, maxLength + REDACTION_MARGIN);
+  const space = past.search(/\s/);
+  const redacted = redactSecrets(text.slice(0, maxLength + (space === -1 ? past.length : space)));
   return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
 }
 

@@ -1,4 +1,5 @@
-import type { TelemetryOptions } from 'ai';
+import { AI_SDK_TELEMETRY_TRACING_CHANNEL, type TelemetryOptions } from 'ai';
+import type { TracingChannel } from 'node:diagnostics_channel';
 import { redactSecrets } from '../security/redact-secrets.ts';
 
 /**
@@ -19,8 +20,9 @@ type GlobalWithIntegrations = typeof globalThis & { AI_SDK_TELEMETRY_INTEGRATION
  * `recordOutputs` is `true`. What is recorded reaches the integrations
  * (per-call, else the globally registered ones) with credentials redacted.
  */
-export function modelCallTelemetry(settings: TelemetryOptions | undefined): TelemetryOptions {
-  if (settings === undefined) return INTERNAL_CALL_TELEMETRY;
+export function modelCallTelemetry(settings: TelemetryOptions | undefined): TelemetryOptions | undefined {
+  // Without settings, the AI SDK filters inputs and outputs out of every event it makes, listened to or not.
+  if (settings === undefined) return telemetryIsListenedTo() ? INTERNAL_CALL_TELEMETRY : undefined;
   const recordInputs = settings.recordInputs === true;
   const recordOutputs = settings.recordOutputs === true;
   if (!recordInputs && !recordOutputs) return { ...settings, recordInputs, recordOutputs };
@@ -33,6 +35,19 @@ export function modelCallTelemetry(settings: TelemetryOptions | undefined): Tele
     recordOutputs,
     ...(list.length === 0 ? {} : { integrations: list.map(redactingIntegration) as TelemetryOptions['integrations'] }),
   };
+}
+
+let tracingChannel: Pick<TracingChannel, 'hasSubscribers'> | undefined;
+
+/**
+ * Whether the events of a model call can reach anyone: an integration registered with the AI SDK, or a subscriber of
+ * its tracing channel (an APM agent). Where the runtime cannot say (no `node:diagnostics_channel`), they can.
+ */
+function telemetryIsListenedTo(): boolean {
+  const integrations = (globalThis as GlobalWithIntegrations).AI_SDK_TELEMETRY_INTEGRATIONS;
+  if (integrations !== undefined && integrations.length > 0) return true;
+  tracingChannel ??= globalThis.process?.getBuiltinModule?.('node:diagnostics_channel')?.tracingChannel(AI_SDK_TELEMETRY_TRACING_CHANNEL);
+  return tracingChannel === undefined || tracingChannel.hasSubscribers !== false;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readUIMessageStream, streamText, wrapLanguageModel, type UIMessage } fr
 import { describe, expect, it } from 'vitest';
 import { questionAnswerAdvisor } from '../../advisors/index.ts';
 import { advisorMiddleware, createChatClient, type Document } from '../../src/index.ts';
-import { MAX_SOURCE_PARTS } from '../../src/extension/index.ts';
+import { documentSourcePart, MAX_SOURCE_PARTS } from '../../src/extension/index.ts';
 import type { Retriever } from '../../src/retrieval/index.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
 
@@ -54,5 +54,22 @@ describe('source parts are bounded and redacted like everything else that leaves
     const model = wrapLanguageModel({ model: mockModel([textParts(['Answer.'])]), middleware: advisorMiddleware({ advisors: [rag()] }) });
     const result = streamText({ model, prompt: 'How do I configure the service?' });
     expectSafeSources(await lastMessage(result.toUIMessageStream({ sendSources: true }) as ReadableStream<never>));
+  });
+
+  it('redacts a credential that straddles the snippet cut, reading only to the first whitespace past it', () => {
+    const snippetOf = (text: string) => {
+      const part = documentSourcePart({ id: 'd', text, metadata: {} });
+      return part.type === 'source' ? String(part.providerMetadata?.advisors?.snippet) : '';
+    };
+    for (const [before, credential] of [
+      [270, KEY],
+      [250, `Authorization: Bearer ${KEY}`],
+      [255, `"password": "correct horse battery staple"`],
+      [230, `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq98 3xQ\n-----END RSA PRIVATE KEY-----`],
+    ] as const) {
+      const snippet = snippetOf(`${'a'.repeat(before)} ${credential} ${'More text. '.repeat(300)}`);
+      expect(snippet.length).toBeLessThanOrEqual(281);
+      for (const secret of ['proj', 'horse', 'MIIEow']) expect(snippet).not.toContain(secret);
+    }
   });
 });

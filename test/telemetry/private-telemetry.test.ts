@@ -153,4 +153,38 @@ describe('the AI SDK calls the library makes itself', () => {
       global.AI_SDK_TELEMETRY_INTEGRATIONS = [];
     }
   });
+
+  it('an untraced turn records no inputs or outputs where anyone listens: a registered integration, a tracing-channel subscriber', async () => {
+    const { AI_SDK_TELEMETRY_TRACING_CHANNEL, registerTelemetry } = await import('ai');
+    const { tracingChannel } = await import('node:diagnostics_channel');
+    const global = globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown[] };
+    const untraced = () => createChatClient({ model: mockModel([textParts([ANSWER])]) });
+    registerTelemetry(new OpenTelemetry());
+    try {
+      exporter.reset();
+      expect(await untraced().stream({ prompt: QUESTION }).text).toBe(ANSWER);
+      const { text, names } = await recorded();
+      expect(names.filter((name) => name.startsWith('chat ')).length, names.join()).toBe(1);
+      for (const content of ['When are refunds paid', PASTED_KEY, 'to the card']) expect(text, content).not.toContain(content);
+    } finally {
+      global.AI_SDK_TELEMETRY_INTEGRATIONS = [];
+    }
+    const events: string[] = [];
+    const channel = tracingChannel(AI_SDK_TELEMETRY_TRACING_CHANNEL);
+    const subscriber = {
+      start: (message: unknown) => events.push(JSON.stringify((message as { event?: unknown }).event ?? null)),
+      end: () => {},
+      asyncStart: () => {},
+      asyncEnd: () => {},
+      error: () => {},
+    };
+    channel.subscribe(subscriber);
+    try {
+      expect(await untraced().stream({ prompt: QUESTION }).text).toBe(ANSWER);
+    } finally {
+      channel.unsubscribe(subscriber);
+    }
+    expect(events.length).toBeGreaterThan(0);
+    for (const content of ['When are refunds paid', PASTED_KEY]) expect(events.join(), content).not.toContain(content);
+  });
 });

@@ -1,0 +1,575 @@
+/**
+ * The whole chat turn, side by side with LangChain.js and Mastra (issue #35): a conversation of 1,000 stored
+ * messages read through a 20-message window, BM25 top-5 over SciFact's 5,183 documents, the answer streamed from one
+ * loopback OpenAI-compatible server, the turn stored. Turns of every framework and their bare model calls are
+ * interleaved in one run; medians and ratios to ours are reported, then the breakdown of our turn and its necessary
+ * parts (memory read, append, retrieval) measured alone in the same run.
+ *
+ *   npm run bench:peers [-- --dataset <scifact folder>]
+ *
+ * Peers are set up as their docs show:
+ *   LangChain.js  InMemoryChatMessageHistory, trimMessages (last 20 messages), BM25Retriever (@langchain/community),
+ *                 the retrieved context in the system prompt (its RAG tutorial), ChatOpenAI streaming.
+ *   Mastra        Agent with Memory (lastMessages 20) on an in-memory LibSQLStore. Mastra ships no BM25: our BM25
+ *                 retriever stands in, its passages given as a context message (`context`, not stored).
+ * Every framework's answer is checked against the served one, and the messages each sends the model against ours:
+ * the same 20 history messages, the question, and how many of our top-5 passages it carries.
+ *
+ * It runs on Node's own type stripping (no tsx), the code as shipped, as bench:chain does.
+ */
+import { createOpenAI } from '@ai-sdk/openai';
+import { BM25Retriever } from '@langchain/community/retrievers/bm25';
+import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+import { Document as LangChainDocument } from '@langchain/core/documents';
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, trimMessages } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { Agent, type AgentConfig } from '@mastra/core/agent';
+import { LibSQLStore } from '@mastra/libsql';
+import { Memory } from '@mastra/memory';
+import { streamText } from 'ai';
+import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
+import { type Advisor, type ChatMemory, createChatClient, createChatMemory, type Retriever } from '../../src/index.ts';
+import { createBm25Retriever } from '../../src/bm25/index.ts';
+import { beirDocumentText } from '../../src/evaluation/load-beir-dataset.ts';
+import { loadSciFact } from '../beir/load-scifact.ts';
+import { printMachineFacts } from '../machine-facts.ts';
+import { type ServedRequest, startLoopbackOpenAI } from './loopback-openai.ts';
+
+const TURNS = Number(process.env.TURNS ?? 120);
+const WARMUP = Number(process.env.WARMUP ?? 20);
+const STORED_MESSAGES = 1_000;
+const WINDOW = 20;
+const TOP_K = 5;
+const SYSTEM = 'You are a helpful assistant. Answer from the passages when they help.';
+// No trailing space: Mastra trims stored answers, which would set its history apart from the others'.
+const ANSWER = Array.from({ length: 24 }, (_, index) => `word${index}`).join(' ');
+
+type MastraModel = Extract<AgentConfig['model'], { specificationVersion: 'v4' }>;
+/** A history message as every framework here takes it. */
+type PlainMessage = { role: 'user'; content: string } | { role: 'assistant'; content: string };
+
+const { corpus, queries } = await loadSciFact();
+const documents = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
+const questions = queries.map((query) => query.text);
+const server = await startLoopbackOpenAI(ANSWER);
+const apiKey = 'bench';
+
+/** Marks of one instrumented turn of ours, on the bench's clock. */
+type Marks = Record<string, number>;
+let marks: Marks = {};
+const mark = (name: string) => {
+  marks[name] = performance.now();
+};
+
+const timedFetch: typeof fetch = async (input, init) => {
+  mark('fetch');
+  const response = await fetch(input, init);
+  mark('headers');
+  return response;
+};
+
+/** The 1,000 stored messages every framework starts from: SciFact questions and the served answer. */
+const storedTurns = Array.from({ length: STORED_MESSAGES / 2 }, (_, index) => ({
+  question: questions[(index + 200) % questions.length],
+  answer: ANSWER,
+}));
+
+// ---- ours ----
+const openai = createOpenAI({ baseURL: server.baseURL, apiKey });
+const instrumentedOpenAI = createOpenAI({ baseURL: server.baseURL, apiKey, fetch: timedFetch });
+const ourRetriever = createBm25Retriever({ documents });
+
+async function filledMemory(conversationId: string): Promise<ChatMemory> {
+  const memory = createChatMemory();
+  for (const [index, { question, answer }] of storedTurns.entries()) {
+    await memory.appendTurn(
+      conversationId,
+      [
+        { role: 'user', content: question },
+        { role: 'assistant', content: answer },
+      ],
+      { key: `stored-${index}`, metadata: { turnId: `stored-${index}` } },
+    );
+  }
+  return memory;
+}
+
+function ourClient(memory: ChatMemory, retriever: Retriever, model = openai.chat('ours'), wrap = (advisor: Advisor) => advisor) {
+  return createChatClient({
+    model,
+    instructions: SYSTEM,
+    advisors: [messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ retriever, topK: TOP_K })].map(wrap),
+  });
+}
+
+const ourMemory = await filledMemory('ours');
+const ours = ourClient(ourMemory, ourRetriever);
+
+// The instrumented twin: every hook, the store, the retriever and the HTTP call mark the turn's timeline.
+function timed<T extends object>(target: T, method: keyof T & string, name: string): T {
+  const original = (target[method] as (...args: unknown[]) => Promise<unknown>).bind(target);
+  return Object.assign(Object.create(target) as T, {
+    [method]: async (...args: unknown[]) => {
+      mark(`${name}:start`);
+      try {
+        return await original(...args);
+      } finally {
+        mark(`${name}:end`);
+      }
+    },
+  });
+}
+const instrumentedMemory = timed(timed(await filledMemory('instrumented'), 'read', 'memory.read'), 'appendTurn', 'memory.append');
+const instrumented = ourClient(
+  instrumentedMemory,
+  timed(ourRetriever, 'retrieve', 'retrieve'),
+  instrumentedOpenAI.chat('ours-instrumented'),
+  (advisor) => ({
+    ...advisor,
+    // A hook's request side: `before`, or an around hook up to its `next`.
+    ...(advisor.before && {
+      before: async (request) => {
+        mark(`${advisor.name}.before:start`);
+        const result = await advisor.before!(request);
+        mark(`${advisor.name}.before:end`);
+        return result;
+      },
+    }),
+    ...(advisor.aroundStream && {
+      aroundStream: (request, next) => {
+        mark(`${advisor.name}.before:start`);
+        return advisor.aroundStream!(request, (nextRequest) => {
+          mark(`${advisor.name}.before:end`);
+          return next(nextRequest);
+        });
+      },
+    }),
+    ...(advisor.after && {
+      after: async (response) => {
+        mark(`${advisor.name}.after:start`);
+        const result = await advisor.after!(response);
+        mark(`${advisor.name}.after:end`);
+        return result;
+      },
+    }),
+  }),
+);
+
+// The necessary parts, alone: a window read and an append on a memory of the same size holding the same turns, one BM25 search.
+const aloneMemory = await filledMemory('alone');
+
+// ---- LangChain.js ----
+const langChainModel = new ChatOpenAI({ model: 'langchain', apiKey, configuration: { baseURL: server.baseURL }, streaming: true });
+const langChainRetriever = BM25Retriever.fromDocuments(
+  documents.map((document) => new LangChainDocument({ pageContent: document.text, metadata: { id: document.id } })),
+  { k: TOP_K },
+);
+const langChainHistory = new InMemoryChatMessageHistory();
+for (const { question, answer } of storedTurns) await langChainHistory.addMessages([new HumanMessage(question), new AIMessage(answer)]);
+
+async function langChainTurn(question: string, onToken: () => void): Promise<string> {
+  const window = await trimMessages(await langChainHistory.getMessages(), {
+    maxTokens: WINDOW,
+    tokenCounter: (messages) => messages.length,
+    strategy: 'last',
+    startOn: 'human',
+  });
+  const passages = await langChainRetriever.invoke(question);
+  const context = passages.map((passage) => passage.pageContent).join('\n\n');
+  const messages: BaseMessage[] = [
+    new SystemMessage(`${SYSTEM}\n\nUse the following pieces of retrieved context to answer the question.\n\n${context}`),
+    ...window,
+    new HumanMessage(question),
+  ];
+  let text = '';
+  for await (const chunk of await langChainModel.stream(messages)) {
+    if (chunk.content !== '') onToken();
+    text += chunk.content as string;
+  }
+  await langChainHistory.addMessages([new HumanMessage(question), new AIMessage(text)]);
+  return text;
+}
+
+// ---- Mastra ----
+const mastraOpenAI = createOpenAI({ baseURL: server.baseURL, apiKey });
+// Mastra runs AI SDK 7 models; its declared type (a copy of the provider's) trails the provider's own by a detail of `doGenerate`.
+const mastraModel = (id: string) => mastraOpenAI.chat(id) as unknown as MastraModel;
+const mastraMemory = new Memory({
+  storage: new LibSQLStore({ id: 'bench-peers', url: ':memory:' }),
+  options: { lastMessages: WINDOW, semanticRecall: false, workingMemory: { enabled: false } },
+});
+const mastraAgent = new Agent({
+  id: 'bench-agent',
+  name: 'bench-agent',
+  instructions: SYSTEM,
+  model: mastraModel('mastra'),
+  memory: mastraMemory,
+});
+const mastraBareAgent = new Agent({ id: 'bench-bare', name: 'bench-bare', instructions: SYSTEM, model: mastraModel('mastra-bare') });
+const mastraThread = { thread: 'bench-thread', resource: 'bench-user' };
+await mastraMemory.createThread({ threadId: mastraThread.thread, resourceId: mastraThread.resource });
+const start = Date.now() - STORED_MESSAGES * 1000;
+await mastraMemory.saveMessages({
+  messages: storedTurns.flatMap(({ question, answer }, index) =>
+    (
+      [
+        ['user', question],
+        ['assistant', answer],
+      ] as const
+    ).map(([role, text], offset) => ({
+      id: `stored-${index}-${offset}`,
+      role,
+      content: { format: 2 as const, parts: [{ type: 'text' as const, text }] },
+      createdAt: new Date(start + (index * 2 + offset) * 1000),
+      threadId: mastraThread.thread,
+      resourceId: mastraThread.resource,
+    })),
+  ),
+});
+
+async function mastraTurn(question: string, onToken: () => void): Promise<string> {
+  const passages = await ourRetriever.retrieve(question, { topK: TOP_K });
+  const context = [{ role: 'system' as const, content: passages.map((passage) => passage.text).join('\n\n') }];
+  const output = await mastraAgent.stream(question, { memory: mastraThread, context });
+  let text = '';
+  for await (const delta of output.textStream) {
+    if (delta !== '') onToken();
+    text += delta;
+  }
+  await output.text;
+  return text;
+}
+
+// ---- the run ----
+interface Sample {
+  total: number;
+  ttft: number;
+  text: string;
+}
+
+async function sample(run: () => AsyncIterable<string>, onDelta?: () => void): Promise<Sample> {
+  const begin = performance.now();
+  let ttft = Number.NaN;
+  let text = '';
+  for await (const delta of run()) {
+    if (Number.isNaN(ttft) && delta !== '') ttft = performance.now() - begin;
+    text += delta;
+    onDelta?.();
+  }
+  return { total: performance.now() - begin, ttft, text };
+}
+
+/** LangChain's and Mastra's turns stream inside a function of their own, which reports each token as it arrives. */
+async function sampleWithFirstToken(run: (onToken: () => void) => Promise<string>): Promise<Sample> {
+  const begin = performance.now();
+  let ttft = Number.NaN;
+  const text = await run(() => {
+    if (Number.isNaN(ttft)) ttft = performance.now() - begin;
+  });
+  return { total: performance.now() - begin, ttft, text };
+}
+
+let bareMessages: PlainMessage[] = [];
+let bareLangChainMessages: BaseMessage[] = [];
+
+interface Variant {
+  readonly name: string;
+  run(question: string): Promise<Sample>;
+}
+
+const variants: Variant[] = [
+  {
+    name: 'ours',
+    async run(question) {
+      const result = ours.stream({ prompt: question, context: { conversationId: 'ours' } });
+      const measured = await sample(() => result.textStream);
+      await result.response;
+      return measured;
+    },
+  },
+  {
+    name: 'ours, bare streamText',
+    run: () => sample(() => streamText({ model: openai.chat('ours-bare'), system: SYSTEM, messages: bareMessages }).textStream),
+  },
+  {
+    name: 'ours, instrumented',
+    async run(question) {
+      marks = {};
+      mark('stream');
+      const result = instrumented.stream({ prompt: question, context: { conversationId: 'instrumented' } });
+      const measured = await sample(
+        () => result.textStream,
+        () => marks['first-token'] ?? mark('first-token'),
+      );
+      mark('stream-done');
+      await result.response;
+      mark('response');
+      return measured;
+    },
+  },
+  {
+    name: 'ours, bare streamText, instrumented',
+    async run() {
+      marks = {};
+      mark('stream');
+      const result = streamText({ model: instrumentedOpenAI.chat('ours-bare-instrumented'), system: SYSTEM, messages: bareMessages });
+      const measured = await sample(
+        () => result.textStream,
+        () => marks['first-token'] ?? mark('first-token'),
+      );
+      mark('stream-done');
+      return measured;
+    },
+  },
+  {
+    name: 'LangChain.js',
+    run: (question) => sampleWithFirstToken((onToken) => langChainTurn(question, onToken)),
+  },
+  {
+    name: 'LangChain.js, bare model.stream',
+    run: () =>
+      sampleWithFirstToken(async (onToken) => {
+        let text = '';
+        for await (const chunk of await langChainModel.stream(bareLangChainMessages)) {
+          if (chunk.content !== '') onToken();
+          text += chunk.content as string;
+        }
+        return text;
+      }),
+  },
+  {
+    name: 'Mastra',
+    run: (question) => sampleWithFirstToken((onToken) => mastraTurn(question, onToken)),
+  },
+  {
+    name: 'Mastra, bare agent.stream',
+    run: () =>
+      sampleWithFirstToken(async (onToken) => {
+        const output = await mastraBareAgent.stream(bareMessages);
+        let text = '';
+        for await (const delta of output.textStream) {
+          if (delta !== '') onToken();
+          text += delta;
+        }
+        return text;
+      }),
+  },
+];
+
+/** Content of a served message as text, whatever shape the framework sent. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part: { text?: string }) => part.text ?? '').join('');
+  return '';
+}
+
+interface Check {
+  turns: number;
+  answersIdentical: number;
+  historyAlike: number;
+  questionSent: number;
+  passagesOfOurs: number;
+  requests: number;
+}
+
+function checkTurn(check: Check, request: readonly ServedRequest[], ourRequest: ServedRequest, text: string, question: string): void {
+  check.turns++;
+  check.requests += request.length;
+  if (text === ANSWER) check.answersIdentical++;
+  const served = request.at(-1)!;
+  const history = (messages: ServedRequest['messages']) =>
+    messages
+      .slice(0, -1)
+      .filter((message) => message.role !== 'system')
+      .map((message) => `${message.role}:${textOf(message.content)}`);
+  const theirs = history(served.messages);
+  const our = history(ourRequest.messages);
+  if (theirs.length === WINDOW && theirs.join('\n') === our.join('\n')) check.historyAlike++;
+  if (textOf(served.messages.at(-1)!.content).includes(question)) check.questionSent++;
+  const everything = served.messages.map((message) => textOf(message.content)).join('\n');
+  check.passagesOfOurs += ourPassages.filter((passage) => everything.includes(passage.slice(0, 200))).length;
+}
+
+let ourPassages: string[] = [];
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+const samples = new Map(variants.map((variant) => [variant.name, { total: [] as number[], ttft: [] as number[] }]));
+const checks = new Map(
+  variants.map((variant) => [
+    variant.name,
+    { turns: 0, answersIdentical: 0, historyAlike: 0, questionSent: 0, passagesOfOurs: 0, requests: 0 },
+  ]),
+);
+const alone = { read: [] as number[], append: [] as number[], retrieve: [] as number[] };
+const timelines = new Map<string, Marks[]>([
+  ['ours, instrumented', []],
+  ['ours, bare streamText, instrumented', []],
+]);
+
+printMachineFacts();
+console.log(
+  `bench:peers: ${STORED_MESSAGES} stored messages, window ${WINDOW}, BM25 top-${TOP_K} over ${documents.length} SciFact documents, ` +
+    `${TURNS} interleaved turns per framework after ${WARMUP} warm-up turns`,
+);
+
+for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
+  const question = questions[iteration % questions.length];
+  const measuring = iteration >= WARMUP;
+  ourPassages = (await ourRetriever.retrieve(question, { topK: TOP_K })).map((passage) => passage.text);
+  // Every variant takes each place in the round in turn (the first after the alone parts runs on colder caches); in
+  // the first round ours goes first, so that the bare calls have messages to send.
+  const order = variants.map((_, index) => variants[(index + iteration) % variants.length]);
+  const results: [Variant, Sample, readonly ServedRequest[]][] = [];
+  for (const variant of order) {
+    const first = server.requests.length;
+    const result = await variant.run(question);
+    results.push([variant, result, server.requests.slice(first)]);
+    // The bare calls send what ours sent the model last (the round before, when they run before ours).
+    if (variant === variants[0]) useAsBare(server.requests[first]!);
+    if (variant.name.endsWith('instrumented') && measuring)
+      timelines.get(variant.name)!.push({ ...marks, ...serverMarks(server.requests[first]!) });
+  }
+  const ourRequest = results.find(([variant]) => variant === variants[0])![2][0]!;
+  // What the turn stored with its messages (the retrieved documents, the sources the page showed) is stored here too.
+  const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
+  const readStart = performance.now();
+  await aloneMemory.read('alone');
+  const readEnd = performance.now();
+  await aloneMemory.appendTurn(
+    'alone',
+    [
+      { role: 'user', content: question },
+      { role: 'assistant', content: ANSWER },
+    ],
+    { key: `alone-${iteration}`, metadata: { ...stored, turnId: `alone-${iteration}` } },
+  );
+  const appendEnd = performance.now();
+  await ourRetriever.retrieve(question, { topK: TOP_K });
+  const retrieveEnd = performance.now();
+  if (!measuring) continue;
+  alone.read.push(readEnd - readStart);
+  alone.append.push(appendEnd - readEnd);
+  alone.retrieve.push(retrieveEnd - appendEnd);
+  for (const [variant, result, requests] of results) {
+    samples.get(variant.name)!.total.push(result.total);
+    samples.get(variant.name)!.ttft.push(result.ttft);
+    checkTurn(checks.get(variant.name)!, requests, ourRequest, result.text, question);
+  }
+  server.requests.length = 0;
+}
+
+function useAsBare(request: ServedRequest): void {
+  bareMessages = request.messages.slice(1).map((message) => ({ role: message.role, content: textOf(message.content) }) as PlainMessage);
+  bareLangChainMessages = [
+    new SystemMessage(SYSTEM),
+    ...bareMessages.map((message) => (message.role === 'user' ? new HumanMessage(message.content) : new AIMessage(message.content))),
+  ];
+}
+
+function serverMarks(request: ServedRequest): Marks {
+  return { 'server:received': request.received, 'server:first-chunk': request.firstChunk, 'server:ended': request.ended };
+}
+
+const medians = (name: string) => ({ total: median(samples.get(name)!.total), ttft: median(samples.get(name)!.ttft) });
+const frameworks: [string, string][] = [
+  ['ours', 'ours, bare streamText'],
+  ['LangChain.js', 'LangChain.js, bare model.stream'],
+  ['Mastra', 'Mastra, bare agent.stream'],
+];
+const oursAdded = medians('ours').total - medians('ours, bare streamText').total;
+console.log(`\nWhole turn (medians of ${TURNS} interleaved turns; "bare" is the framework's own model call with the same messages)`);
+console.table(
+  frameworks.map(([name, bare]) => {
+    const turn = medians(name);
+    const plain = medians(bare);
+    const added = turn.total - plain.total;
+    return {
+      framework: name,
+      'turn (ms)': turn.total.toFixed(2),
+      'bare call (ms)': plain.total.toFixed(2),
+      'added per turn (ms)': added.toFixed(2),
+      'added × ours': (added / oursAdded).toFixed(1),
+      'TTFT (ms)': turn.ttft.toFixed(2),
+      'bare TTFT (ms)': plain.ttft.toFixed(2),
+      'TTFT × ours': (turn.ttft / medians('ours').ttft).toFixed(1),
+    };
+  }),
+);
+
+console.log('\nChecks (per framework, over the measured turns)');
+console.table(
+  variants
+    .filter((variant) => !variant.name.includes('bare'))
+    .map((variant) => {
+      const check = checks.get(variant.name)!;
+      return {
+        framework: variant.name,
+        'answer identical': `${check.answersIdentical}/${check.turns}`,
+        'model requests': check.requests,
+        'same 20 history messages as ours': `${check.historyAlike}/${check.turns}`,
+        'question sent': `${check.questionSent}/${check.turns}`,
+        'our top-5 passages sent (mean)': (check.passagesOfOurs / check.turns).toFixed(2),
+      };
+    }),
+);
+
+const parts = { read: median(alone.read), append: median(alone.append), retrieve: median(alone.retrieve) };
+const necessary = parts.read + parts.append + parts.retrieve;
+const bare = medians('ours, bare streamText');
+console.log(
+  `\nNecessary parts alone (medians): memory read ${parts.read.toFixed(3)} ms, append ${parts.append.toFixed(3)} ms, ` +
+    `BM25 retrieval ${parts.retrieve.toFixed(3)} ms; sum ${necessary.toFixed(3)} ms`,
+);
+console.log(
+  `ours: added ${oursAdded.toFixed(3)} ms = ${(oursAdded / necessary).toFixed(2)}× the necessary parts (target ≤ 1.5×); ` +
+    `TTFT ${medians('ours').ttft.toFixed(3)} ms vs bare + retrieval + read + 0.2 = ${(bare.ttft + parts.retrieve + parts.read + 0.2).toFixed(3)} ms`,
+);
+
+const span = (name: string, from: string, to: string) => {
+  const values = timelines.get(name)!.map((timeline) => timeline[to]! - timeline[from]!);
+  return values.every((value) => Number.isFinite(value)) ? median(values).toFixed(3) : '';
+};
+const memoryName = 'message-memory';
+const ragName = 'question-answer';
+const turnSpans: [string, string, string][] = [
+  ['stream() → memory before', 'stream', `${memoryName}.before:start`],
+  ['memory before (whole hook)', `${memoryName}.before:start`, `${memoryName}.before:end`],
+  ['  of which memory.read', 'memory.read:start', 'memory.read:end'],
+  ['memory before → RAG before', `${memoryName}.before:end`, `${ragName}.before:start`],
+  ['RAG before (around hook up to next)', `${ragName}.before:start`, `${ragName}.before:end`],
+  ['  of which BM25 retrieve', 'retrieve:start', 'retrieve:end'],
+  ['RAG next → fetch (chain, streamText, provider)', `${ragName}.before:end`, 'fetch'],
+];
+const modelSpans: [string, string, string][] = [
+  ['stream() → fetch (whole request side)', 'stream', 'fetch'],
+  ['fetch → server has the request', 'fetch', 'server:received'],
+  ['server: first chunk written', 'server:received', 'server:first-chunk'],
+  ['first chunk → first token at the caller', 'server:first-chunk', 'first-token'],
+  ['server: last chunk written', 'server:first-chunk', 'server:ended'],
+  ['last chunk → stream done at the caller', 'server:ended', 'stream-done'],
+  ['memory after (whole hook)', `${memoryName}.after:start`, `${memoryName}.after:end`],
+  ['  of which memory.appendTurn', 'memory.append:start', 'memory.append:end'],
+  ['last chunk → memory after starts', 'server:ended', `${memoryName}.after:start`],
+  ['stream done → response settled', 'stream-done', 'response'],
+  ['stream() → first token', 'stream', 'first-token'],
+  ['stream() → stream done', 'stream', 'stream-done'],
+];
+console.log(`\nBreakdown of our turn (instrumented twins, interleaved with the rest; medians of each span over ${TURNS} turns)`);
+console.table(
+  [...turnSpans, ...modelSpans].map(([label, from, to]) => ({
+    span: label,
+    'ours (ms)': span('ours, instrumented', from, to),
+    'bare streamText (ms)': span('ours, bare streamText, instrumented', from, to),
+  })),
+);
+console.log(
+  `instrumented twins: turn ${medians('ours, instrumented').total.toFixed(3)} ms (uninstrumented ${medians('ours').total.toFixed(3)} ms), ` +
+    `bare ${medians('ours, bare streamText, instrumented').total.toFixed(3)} ms (uninstrumented ${medians('ours, bare streamText').total.toFixed(3)} ms)`,
+);
+
+await server.close();
+process.exit(0);
