@@ -1,0 +1,187 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createClient } from 'redis';
+import type { AnyRedisClient } from '../../src/redis/index.ts';
+
+const run = promisify(execFile);
+
+/** A Redis Cluster of child `redis-server` processes on loopback ports, for a test that kills its nodes. */
+export interface TestRedisCluster {
+  /** `redis://127.0.0.1:<port>` of every node, masters first as `redis-cli --cluster create` assigned them. */
+  readonly urls: readonly string[];
+  /** Kills the node on `port` (SIGKILL: no shutdown, no last write to its replica). */
+  kill(port: number): void;
+  /** The port of the master serving `key`'s slot, as the cluster now says. */
+  masterOf(key: string): Promise<number>;
+  /** Waits until every live node reports `cluster_state:ok` and the slot of `key` has a master other than `port`. */
+  waitForFailover(key: string, port: number): Promise<void>;
+  /** Kills every node and removes the data directory. */
+  stop(): Promise<void>;
+}
+
+/** Whether `redis-server` and `redis-cli` are on this machine's PATH (a test cluster needs both). */
+export async function hasRedisBinaries(): Promise<boolean> {
+  try {
+    await Promise.all([run('redis-server', ['--version']), run('redis-cli', ['--version'])]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `masters` masters with one replica each (`--cluster-node-timeout` `nodeTimeoutMs`, so a dead master's
+ * replica takes over within about twice that), creates the cluster and waits until every node says it is ok and every
+ * replica has synchronised.
+ */
+export async function startRedisCluster({ masters = 3, nodeTimeoutMs = 1000 } = {}): Promise<TestRedisCluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ai-advisors-redis-cluster-'));
+  const nodes = new Map<number, ChildProcess>();
+  const stop = async () => {
+    await Promise.all(
+      [...nodes.values()].map(
+        (node) =>
+          new Promise<void>((resolve) => {
+            if (node.exitCode !== null || node.signalCode !== null) return resolve();
+            node.once('exit', () => resolve());
+            node.kill('SIGKILL');
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let index = 0; index < masters * 2; index++) {
+      const port = await freeClusterPort(new Set(nodes.keys()));
+      const node = spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+          ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
+          ...['--cluster-node-timeout', String(nodeTimeoutMs), '--logfile', path.join(dir, `${port}.log`)],
+        ],
+        { stdio: 'ignore' },
+      );
+      nodes.set(port, node);
+    }
+    const ports = [...nodes.keys()];
+    await Promise.all(ports.map((port) => waitFor(() => ping(port), `redis-server on ${port}`)));
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ]);
+    await waitFor(async () => (await Promise.all(ports.map(isHealthy))).every(Boolean), 'the cluster to be ok and its replicas in sync');
+    return {
+      urls: ports.map((port) => `redis://127.0.0.1:${port}`),
+      kill(port) {
+        nodes.get(port)?.kill('SIGKILL');
+      },
+      async masterOf(key) {
+        return masterOf(
+          ports.find((port) => isAlive(nodes.get(port)))!,
+          key,
+        );
+      },
+      async waitForFailover(key, port) {
+        const live = ports.filter((other) => other !== port && isAlive(nodes.get(other)));
+        await waitFor(async () => {
+          const states = await Promise.all(live.map((other) => clusterState(other)));
+          return states.every((state) => state === 'ok') && (await masterOf(live[0]!, key)) !== port;
+        }, `a replica to take over from ${port}`);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Root nodes of the cluster a `REDIS_CLUSTER_URLS` value (comma-separated URLs) names, for `createCluster`. */
+export function clusterRootNodes(urls: string): Array<{ url: string }> {
+  return urls
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '')
+    .map((url) => ({ url }));
+}
+
+function isAlive(node: ChildProcess | undefined): boolean {
+  return node !== undefined && node.exitCode === null && node.signalCode === null;
+}
+
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+async function withNode<T>(port: number, use: (client: AnyRedisClient) => Promise<T>): Promise<T> {
+  const client = createClient({
+    url: `redis://127.0.0.1:${port}`,
+    socket: { reconnectStrategy: false, connectTimeout: 500 },
+  }) as AnyRedisClient;
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function ping(port: number): Promise<boolean> {
+  return (await withNode(port, (client) => client.ping())) === 'PONG';
+}
+
+async function clusterState(port: number): Promise<string | undefined> {
+  const info = await withNode(port, (client) => client.sendCommand(['CLUSTER', 'INFO']));
+  return /cluster_state:(\w+)/.exec(String(info))?.[1];
+}
+
+/** The cluster is ok on the node, and a replica's link to its master is up. */
+async function isHealthy(port: number): Promise<boolean> {
+  if ((await clusterState(port)) !== 'ok') return false;
+  const replication = String(await withNode(port, (client) => client.sendCommand(['INFO', 'replication'])));
+  return replication.includes('role:master') || replication.includes('master_link_status:up');
+}
+
+async function masterOf(anyPort: number, key: string): Promise<number> {
+  return withNode(anyPort, async (client) => {
+    const slot = Number(await client.sendCommand(['CLUSTER', 'KEYSLOT', key]));
+    const slots = (await client.sendCommand(['CLUSTER', 'SLOTS'])) as Array<[number, number, [string, number, ...unknown[]]]>;
+    const range = slots.find(([from, to]) => slot >= Number(from) && slot <= Number(to));
+    if (range === undefined) throw new Error(`no master serves slot ${slot}`);
+    return Number(range[2][1]);
+  });
+}
+
+/** A free loopback port whose cluster bus port (10000 above it) is free too. */
+async function freeClusterPort(taken: ReadonlySet<number>): Promise<number> {
+  for (;;) {
+    const port = await listenOn(0);
+    if (port !== undefined && port + 10_000 <= 65_535 && !taken.has(port) && (await listenOn(port + 10_000)) !== undefined) return port;
+  }
+}
+
+function listenOn(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve(bound));
+    });
+  });
+}
