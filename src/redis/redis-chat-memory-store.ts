@@ -39,7 +39,11 @@ import { validateReadLimit } from '../memory/validate-read-limit.ts';
 /** Any node-redis client, whatever modules, scripts or RESP version it was created with. */
 export type AnyRedisClient = RedisClientType<any, any, any, any, any>;
 
-/** Any node-redis cluster client (`createCluster`), whatever modules, scripts or RESP version it was created with. */
+/**
+ * Any node-redis cluster client (`createCluster`), whatever modules, scripts or RESP version it was created with.
+ * Declare the client with this type (`const cluster: AnyRedisCluster = createCluster({ ... })`): a cluster's inferred
+ * type is not assignable to it.
+ */
 export type AnyRedisCluster = RedisClusterType<any, any, any, any, any>;
 
 /** Any node-redis Sentinel client (`createSentinel`), whatever modules, scripts or RESP version it was created with. */
