@@ -63,6 +63,8 @@ export async function startRedisCluster({ masters = 3, nodeTimeoutMs = 1000 } = 
           ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
           ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
           ...['--cluster-node-timeout', String(nodeTimeoutMs), '--logfile', path.join(dir, `${port}.log`)],
+          // A replica's first sync starts at once, not 5 s later.
+          ...['--repl-diskless-sync-delay', '0'],
         ],
         { stdio: 'ignore' },
       );
@@ -150,11 +152,15 @@ async function clusterState(port: number): Promise<string | undefined> {
   return /cluster_state:(\w+)/.exec(String(info))?.[1];
 }
 
-/** The cluster is ok on the node, and a replica's link to its master is up. */
+/**
+ * The cluster is ok on the node; a replica's link to its master is up, and a master streams its writes to its replica
+ * (`state=online`: after a full sync the master holds them back until the replica's first acknowledgement, and a
+ * master killed before that takes them with it).
+ */
 async function isHealthy(port: number): Promise<boolean> {
   if ((await clusterState(port)) !== 'ok') return false;
   const replication = String(await withNode(port, (client) => client.sendCommand(['INFO', 'replication'])));
-  return replication.includes('role:master') || replication.includes('master_link_status:up');
+  return replication.includes('master_link_status:up') || /slave0:[^\r\n]*state=online/.test(replication);
 }
 
 async function masterOf(anyPort: number, key: string): Promise<number> {
