@@ -3,7 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createRedisChatMemoryStore, type AnyRedisCluster } from '../../src/redis/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
-import { clusterRootNodes } from '../helpers/redis-cluster.ts';
+import { clusterRootNodes } from '../helpers/redis-topologies.ts';
 import { describeWithServices } from '../helpers/services.ts';
 
 describeWithServices('createRedisChatMemoryStore (Redis Cluster)', ['REDIS_CLUSTER_URLS'], ({ REDIS_CLUSTER_URLS: urls }) => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,7 @@ export interface TestRedisCluster {
   stop(): Promise<void>;
 }
 
-/** Whether `redis-server` and `redis-cli` are on this machine's PATH (a test cluster needs both). */
+/** Whether `redis-server` and `redis-cli` are on this machine's PATH (a test cluster needs both; a Sentinel set the first). */
 export async function hasRedisBinaries(): Promise<boolean> {
   try {
     await Promise.all([run('redis-server', ['--version']), run('redis-cli', ['--version'])]);
@@ -42,16 +42,7 @@ export async function startRedisCluster({ masters = 3, nodeTimeoutMs = 1000 } = 
   const dir = mkdtempSync(path.join(tmpdir(), 'ai-advisors-redis-cluster-'));
   const nodes = new Map<number, ChildProcess>();
   const stop = async () => {
-    await Promise.all(
-      [...nodes.values()].map(
-        (node) =>
-          new Promise<void>((resolve) => {
-            if (node.exitCode !== null || node.signalCode !== null) return resolve();
-            node.once('exit', () => resolve());
-            node.kill('SIGKILL');
-          }),
-      ),
-    );
+    await killAll(nodes);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -107,6 +98,109 @@ export async function startRedisCluster({ masters = 3, nodeTimeoutMs = 1000 } = 
   }
 }
 
+/** A primary, its replica and three Sentinels, child `redis-server` processes on loopback ports. */
+export interface TestRedisSentinelSet {
+  /** The name the Sentinels monitor the primary under. */
+  readonly name: string;
+  /** The Sentinels, for `createSentinel({ sentinelRootNodes })`. */
+  readonly sentinels: ReadonlyArray<{ host: string; port: number }>;
+  /** The port of the primary the Sentinels name now. */
+  primary(): Promise<number>;
+  /** Kills the server on `port` (SIGKILL). */
+  kill(port: number): void;
+  /** Waits until every Sentinel names a primary other than `port`, and it answers as a primary. */
+  waitForFailover(port: number): Promise<void>;
+  /** Kills every process and removes the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a primary with one replica and three Sentinels (quorum 2, `down-after-milliseconds` `downAfterMs`), and waits
+ * until the replica streams from the primary and every Sentinel knows the replica and the other Sentinels.
+ */
+export async function startRedisSentinelSet({ downAfterMs = 1000 } = {}): Promise<TestRedisSentinelSet> {
+  const name = 'ai-advisors-test';
+  const dir = mkdtempSync(path.join(tmpdir(), 'ai-advisors-redis-sentinel-'));
+  const processes = new Map<number, ChildProcess>();
+  const stop = async () => {
+    await killAll(processes);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const start = (port: number, args: string[]) =>
+    processes.set(port, spawn('redis-server', [...args, '--logfile', path.join(dir, `${port}.log`)], { stdio: 'ignore' }));
+  try {
+    const [primary, replica] = [await freePort(processes), await freePort(processes)] as const;
+    const data = ['--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
+    start(primary, ['--port', String(primary), ...data, '--dbfilename', `${primary}.rdb`]);
+    start(replica, ['--port', String(replica), ...data, '--dbfilename', `${replica}.rdb`, '--replicaof', '127.0.0.1', String(primary)]);
+    await waitFor(
+      async () => /slave0:[^\r\n]*state=online/.test(await info(primary, 'replication')),
+      'the replica to stream from the primary',
+    );
+    const sentinels: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const port = await freePort(processes);
+      sentinels.push(port);
+      // A Sentinel rewrites its configuration file: one each.
+      const config = path.join(dir, `sentinel-${port}.conf`);
+      writeFileSync(
+        config,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${primary} 2`,
+          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+          `sentinel failover-timeout ${name} 10000`,
+        ].join('\n'),
+      );
+      start(port, [config, '--sentinel']);
+    }
+    await waitFor(async () => {
+      const known = await Promise.all(
+        sentinels.map(async (port) => {
+          const [replicas, others] = await Promise.all([
+            sentinelCommand(port, ['SENTINEL', 'REPLICAS', name]),
+            sentinelCommand(port, ['SENTINEL', 'SENTINELS', name]),
+          ]);
+          return (replicas as unknown[]).length === 1 && (others as unknown[]).length === 2;
+        }),
+      );
+      return known.every(Boolean);
+    }, 'the Sentinels to know the replica and each other');
+    const primaryNamed = async () => {
+      const named = await Promise.all(
+        sentinels.map(async (port) =>
+          Number(((await sentinelCommand(port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name])) as string[])[1]),
+        ),
+      );
+      return new Set(named).size === 1 ? named[0]! : undefined;
+    };
+    return {
+      name,
+      sentinels: sentinels.map((port) => ({ host: '127.0.0.1', port })),
+      async primary() {
+        const port = await primaryNamed();
+        if (port === undefined) throw new Error('the Sentinels disagree about the primary');
+        return port;
+      },
+      kill(port) {
+        processes.get(port)?.kill('SIGKILL');
+      },
+      async waitForFailover(port) {
+        await waitFor(async () => {
+          const named = await primaryNamed();
+          return named !== undefined && named !== port && (await info(named, 'replication')).includes('role:master');
+        }, `a replica to take over from ${port}`);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** Root nodes of the cluster a `REDIS_CLUSTER_URLS` value (comma-separated URLs) names, for `createCluster`. */
 export function clusterRootNodes(urls: string): Array<{ url: string }> {
   return urls
@@ -145,6 +239,36 @@ async function withNode<T>(port: number, use: (client: AnyRedisClient) => Promis
 
 async function ping(port: number): Promise<boolean> {
   return (await withNode(port, (client) => client.ping())) === 'PONG';
+}
+
+async function info(port: number, section: string): Promise<string> {
+  return String(await withNode(port, (client) => client.sendCommand(['INFO', section])));
+}
+
+/** A command to a Sentinel (a Sentinel answers only its own commands: no client handshake beyond the connection). */
+async function sentinelCommand(port: number, args: string[]): Promise<unknown> {
+  return withNode(port, (client) => client.sendCommand(args));
+}
+
+async function killAll(processes: ReadonlyMap<number, ChildProcess>): Promise<void> {
+  await Promise.all(
+    [...processes.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (!isAlive(child)) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** A free loopback port, not one of `taken`. */
+async function freePort(taken: ReadonlyMap<number, unknown>): Promise<number> {
+  for (;;) {
+    const port = await listenOn(0);
+    if (port !== undefined && !taken.has(port)) return port;
+  }
 }
 
 async function clusterState(port: number): Promise<string | undefined> {
