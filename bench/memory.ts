@@ -1,6 +1,7 @@
 /**
  * Chat memory: append and read cost for conversations of 10, 1k and 10k
- * messages on each store (in-memory, Redis, PostgreSQL), next to the
+ * messages on each store (in-memory, Redis, PostgreSQL; and, when their
+ * variables are set, a Redis Cluster and PostgreSQL through PgBouncer), next to the
  * read-modify-write pattern langchain4j and Spring AI use (load the whole
  * history, add the turn, write the whole history back), in one run.
  *
@@ -13,14 +14,15 @@
  * target (at most 1.00x). A read(all) reads every message it returned, as a caller would.
  *
  *   REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/memory.ts
+ *   (add REDIS_CLUSTER_URLS=redis://127.0.0.1:7000 PGBOUNCER_URL=postgres://postgres@127.0.0.1:6432/test for those rows)
  */
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry, createMessageWindow } from '../src/memory/index.ts';
 import { type ChatMemoryStore } from '../src/index.ts';
 import { createPostgresChatMemoryStore } from '../src/postgres/index.ts';
-import { createRedisChatMemoryStore, type AnyRedisClient } from '../src/redis/index.ts';
+import { createRedisChatMemoryStore, type AnyRedisClient, type AnyRedisCluster } from '../src/redis/index.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const SIZES = [10, 1_000, 10_000];
@@ -227,6 +229,63 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
     console.warn('DATABASE_URL is not set: skipping PostgreSQL.');
   }
 
+  // Scale-out (#34): the same store on a Redis Cluster (3 masters, 3 replicas), and through PgBouncer in transaction mode.
+  const clusterUrls = process.env.REDIS_CLUSTER_URLS;
+  if (clusterUrls) {
+    const keyPrefix = `ai-advisors-bench:${runId}`;
+    const cluster: AnyRedisCluster = createCluster({ rootNodes: clusterUrls.split(',').map((url) => ({ url })) });
+    await cluster.connect();
+    cleanups.push(async () => {
+      for (const master of cluster.masters) {
+        const node = await cluster.nodeClient(master);
+        for await (const keys of node.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 }))
+          await Promise.all(keys.map((key) => cluster.del(key)));
+      }
+      await cluster.close();
+    });
+    contenders.push({
+      name: 'redis cluster (ours, 3 masters + 3 replicas)',
+      backend: 'redis-cluster',
+      pattern: 'ours',
+      store: createRedisChatMemoryStore({ client: cluster, keyPrefix }),
+      appends: APPENDS,
+    });
+  } else {
+    console.warn('REDIS_CLUSTER_URLS is not set: skipping Redis Cluster.');
+  }
+  const pgbouncerUrl = process.env.PGBOUNCER_URL;
+  if (pgbouncerUrl) {
+    const pool = new pg.Pool({ connectionString: pgbouncerUrl });
+    const tableName = `chat_memory_bench_${runId}_pgbouncer`;
+    cleanups.push(async () => {
+      await pool.query(
+        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
+      );
+      await pool.end();
+    });
+    const store = createPostgresChatMemoryStore({ pool, tableName, preparedStatements: false });
+    contenders.push({
+      name: 'postgres through pgbouncer (ours, transaction mode, unprepared)',
+      backend: 'pgbouncer',
+      pattern: 'ours',
+      store,
+      appends: APPENDS,
+      addOtherConversations: async () => {
+        await store.migrate();
+        await pool.query(
+          `INSERT INTO "${tableName}" (conversation_id, turn_seq, position, message, metadata)
+SELECT 'other-' || (n / 100), nextval('"${tableName}_turn_seq"'), 1,
+  json_build_object('role', 'user', 'content', 'Question number ' || n || ': what is the weather like?'),
+  json_build_object('turnId', 'other-' || n, 'createdAt', 1700000000000)
+FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
+        );
+      },
+      afterFill: async () => void (await pool.query(`ANALYZE "${tableName}"`)),
+    });
+  } else {
+    console.warn('PGBOUNCER_URL is not set: skipping PgBouncer.');
+  }
+
   const rows: Array<Record<string, string>> = [];
   const readRatios: Array<Record<string, string>> = [];
   const regenerationRows: Array<Record<string, string>> = [];
@@ -268,7 +327,9 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
     if (databaseUrl) ledgerRows.push(await ledgerSize(databaseUrl, runId));
     for (const backend of new Set(contenders.map((contender) => contender.backend))) {
       const ours = contenders.find((contender) => contender.backend === backend && contender.pattern === 'ours')!;
-      const blob = contenders.find((contender) => contender.backend === backend && contender.pattern === 'blob')!;
+      const blob = contenders.find((contender) => contender.backend === backend && contender.pattern === 'blob');
+      // The scale-out rows (Redis Cluster, PgBouncer) stand beside their single servers' rows: no blob pattern of their own.
+      if (blob === undefined) continue;
       for (const size of SIZES) {
         const conversationId = `bench-${runId}-side-by-side-${size}`;
         const [oursRead, blobRead] = await interleavedMedians(

@@ -15,4 +15,4 @@ export const createRedisChatMemoryStore: typeof store.createRedisChatMemoryStore
 export const redisChatMemoryStore: typeof store.createRedisChatMemoryStore = store.createRedisChatMemoryStore;
 /** A conversation id as it appears in the store's keys: percent-encoded, so no id reaches another's keys. */
 export const escapeKeySegment: typeof store.escapeKeySegment = store.escapeKeySegment;
-export type { AnyRedisClient, RedisChatMemoryStoreOptions } from './redis-chat-memory-store.ts';
+export type { AnyRedisClient, AnyRedisCluster, AnyRedisSentinel, RedisChatMemoryStoreOptions } from './redis-chat-memory-store.ts';

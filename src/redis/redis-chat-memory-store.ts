@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { createClient, type RedisClientType } from 'redis';
+import { createClient, type RedisClientType, type RedisClusterType, type RedisSentinelType } from 'redis';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
@@ -39,10 +39,24 @@ import { validateReadLimit } from '../memory/validate-read-limit.ts';
 /** Any node-redis client, whatever modules, scripts or RESP version it was created with. */
 export type AnyRedisClient = RedisClientType<any, any, any, any, any>;
 
+/**
+ * Any node-redis cluster client (`createCluster`), whatever modules, scripts or RESP version it was created with.
+ * Declare the client with this type (`const cluster: AnyRedisCluster = createCluster({ ... })`): a cluster's inferred
+ * type is not assignable to it.
+ */
+export type AnyRedisCluster = RedisClusterType<any, any, any, any, any>;
+
+/** Any node-redis Sentinel client (`createSentinel`), whatever modules, scripts or RESP version it was created with. */
+export type AnyRedisSentinel = RedisSentinelType<any, any, any, any, any>;
+
 /** Options of `createRedisChatMemoryStore`. */
 export interface RedisChatMemoryStoreOptions {
-  /** A node-redis client; connected on first use if it is not open yet. The caller closes it. */
-  readonly client?: AnyRedisClient;
+  /**
+   * A node-redis client, cluster client (`createCluster`) or Sentinel client (`createSentinel`); connected on first use
+   * if it is not open yet. The caller closes it. Every command and script the store sends names keys of one hash slot,
+   * so a cluster routes each to the master of its conversation's (or user's) slot.
+   */
+  readonly client?: AnyRedisClient | AnyRedisCluster | AnyRedisSentinel;
   /** Connection URL when no client is given (default `process.env.REDIS_URL`). The store owns that client: `close()` it, or declare the store with `await using`; until then the process cannot exit. */
   readonly url?: string;
   /** Namespace of every key the store writes. Default `ai-advisors:chat-memory`. */
@@ -339,7 +353,9 @@ export function createRedisChatMemoryStore(
     throw new AdvisorArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
   }
   const ownsClient = options.client === undefined;
-  const client: AnyRedisClient = options.client ?? (createClient({ url }) as AnyRedisClient);
+  // A cluster and a Sentinel client send the same commands, with the same signatures, as a single server's client (a
+  // cluster routes each by its first key): the store uses them through the single client's type.
+  const client = (options.client ?? createClient({ url })) as AnyRedisClient;
   // Without a listener a dropped connection is an 'error' event that crashes the process; commands in flight reject on their own and the client reconnects.
   if (ownsClient) client.on('error', () => {});
   const close = async () => {

@@ -1,7 +1,15 @@
 import { describe, it } from 'vitest';
 
 /** Environment variables naming the servers a suite needs. */
-export type ServiceVariable = 'REDIS_URL' | 'DATABASE_URL';
+export type ServiceVariable =
+  | 'REDIS_URL'
+  | 'DATABASE_URL'
+  /** Comma-separated `redis://` URLs of Redis Cluster nodes (`.ci/run` starts 3 masters and 3 replicas). */
+  | 'REDIS_CLUSTER_URLS'
+  /** Comma-separated `redis://` URLs of Redis Sentinels watching the primary named `ai-advisors` (`.ci/run` starts three). */
+  | 'REDIS_SENTINEL_URLS'
+  /** A PostgreSQL URL through PgBouncer in transaction mode to the DATABASE_URL server (`.ci/run` starts it). */
+  | 'PGBOUNCER_URL';
 
 /**
  * A `describe` block that talks to running services. Vitest runs the body of a

@@ -4,6 +4,8 @@ import { createPgVectorStore } from '../../src/pgvector/create-pgvector-store.ts
 import { describeVectorStoreContract } from '../../src/testing/index.ts';
 import { eq } from '../../src/filter/filter-builder.ts';
 import type { FilterExpression } from '../../src/filter/filter-expression.ts';
+import { hasPgBouncer, startPgBouncer, type TestPgBouncer } from '../helpers/pgbouncer.ts';
+import { describeWithServices } from '../helpers/services.ts';
 import { describeTenantIsolation } from '../helpers/tenant-isolation.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
 import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
@@ -27,6 +29,36 @@ describe('pgvector on PGlite', () => {
   );
   describeVectorStoreContract('pgvector (PGlite), IVFFlat cosine', ({ embeddingModel, dimensions }) =>
     createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, index: { type: 'ivfflat', lists: 1 } }),
+  );
+});
+
+const canStartPgBouncer = await hasPgBouncer();
+
+// The server at DATABASE_URL has no pgvector here, so PgBouncer fronts PGlite: its one backend behind a pool in
+// transaction mode, where no session state or prepared statement outlives a transaction.
+describeWithServices('pgvector on PGlite through PgBouncer (transaction mode)', ['PGBOUNCER_URL'], () => {
+  if (!canStartPgBouncer) {
+    describe.skip('needs pgbouncer on PATH', () => {
+      it('starts a PgBouncer of its own in front of PGlite', () => {});
+    });
+    return;
+  }
+  let target: PgvectorTarget;
+  let bouncer: TestPgBouncer;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    target = await startPGliteServer();
+    bouncer = await startPgBouncer(target.connectionString);
+    pool = new pg.Pool({ connectionString: bouncer.connectionString, max: 8 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await bouncer?.stop();
+    await target?.close();
+  });
+
+  describeVectorStoreContract('pgvector (PGlite through PgBouncer), HNSW cosine', ({ embeddingModel, dimensions }) =>
+    createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel }),
   );
 });
 
