@@ -63,10 +63,15 @@ async function startChatRoute(advisors: readonly Advisor[]) {
   return { ...route, lastTurn: () => turns.at(-1)! };
 }
 
-/** Opens the route, reads until `until` is seen (or the first bytes), then disconnects. */
-async function visitAndLeave(url: string, conversationId: string, until?: string) {
+/** Opens the route, reads until `until` is seen (or `leaveAfter` settles, or the headers arrive), then disconnects. */
+async function visitAndLeave(
+  url: string,
+  conversationId: string,
+  { until, leaveAfter }: { until?: string; leaveAfter?: Promise<unknown> } = {},
+) {
   const leaving = new AbortController();
   const response = await fetch(`${url}/chat?conversation=${encodeURIComponent(conversationId)}`, { signal: leaving.signal });
+  await leaveAfter;
   const reader = response.body!.getReader();
   let received = '';
   while (until !== undefined && !received.includes(until)) {
@@ -102,7 +107,7 @@ describe('a client disconnecting from a streaming route', () => {
       chunkDelayMs: 100,
     });
 
-    const seen = await visitAndLeave(route.url, conversationId, '"delta":"Your "');
+    const seen = await visitAndLeave(route.url, conversationId, { until: '"delta":"Your "' });
     const response = (await route.lastTurn()) as Awaited<ReturnType<ReturnType<typeof createChatClient>['stream']>['response']>;
 
     expect(seen).toContain('"delta":"Your "');
@@ -139,13 +144,16 @@ describe('a client disconnecting from a streaming route', () => {
     const route = await startChatRoute([messageMemoryAdvisor({ memory }), questionAnswerAdvisor({ retriever })]);
     const { conversationId, before } = await conversation(memory);
     const chatRequests = openaiFixture.requests.filter((request) => request.endpoint === 'chat').length;
+    const embeddingRequests = openaiFixture.requests.filter((request) => request.endpoint === 'embeddings').length;
     // The in-memory store's query embedding (over HTTP) hangs; Qdrant's search hangs.
     openaiFixture.enqueueEmbeddings({ type: 'embeddings', embeddings: [[1, 0]], firstChunkDelayMs: 10_000 });
     qdrantProxy.setMode('stall');
 
-    const leaving = visitAndLeave(route.url, conversationId);
-    await qdrantProxy.stalledRequest();
-    await leaving;
+    // The client leaves once both requests are on their way: leaving earlier could end the turn before either is sent.
+    const embeddingSent = expect
+      .poll(() => openaiFixture.requests.filter((request) => request.endpoint === 'embeddings').length, { timeout: 5_000 })
+      .toBeGreaterThan(embeddingRequests);
+    await visitAndLeave(route.url, conversationId, { leaveAfter: Promise.all([qdrantProxy.stalledRequest(), embeddingSent]) });
     const response = await route.lastTurn();
 
     expect(await openaiFixture.requests.findLast((request) => request.endpoint === 'embeddings')!.ended).toBe('aborted');
