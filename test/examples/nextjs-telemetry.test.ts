@@ -1,20 +1,7 @@
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useInMemoryTracing } from '../helpers/in-memory-tracing.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const contextManager = new AsyncLocalStorageContextManager().enable();
-trace.setGlobalTracerProvider(provider);
-context.setGlobalContextManager(contextManager);
-
-afterAll(async () => {
-  await provider.shutdown();
-  contextManager.disable();
-  trace.disable();
-  context.disable();
-});
+const { exporter, flush } = useInMemoryTracing();
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -35,7 +22,7 @@ async function askTheExample(env: Record<string, string | undefined>) {
     context: { conversationId: `telemetry-${crypto.randomUUID()}` },
   });
   expect(await answer.text).toContain('Helena Marsh');
-  await provider.forceFlush();
+  await flush();
   return exporter.getFinishedSpans();
 }
 

@@ -1,8 +1,6 @@
 import { OpenTelemetry } from '@ai-sdk/otel';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useInMemoryTracing } from '../helpers/in-memory-tracing.ts';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
 import { createChatClient, type ChatClient } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
@@ -10,18 +8,7 @@ import { createBm25Retriever } from '../../src/retrieval/index.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
 import { COHERE_KEY, PREFIXED_KEYS } from '../security/secret-samples.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const contextManager = new AsyncLocalStorageContextManager().enable();
-trace.setGlobalTracerProvider(provider);
-context.setGlobalContextManager(contextManager);
-
-afterAll(async () => {
-  await provider.shutdown();
-  contextManager.disable();
-  trace.disable();
-  context.disable();
-});
+const { exporter, flush } = useInMemoryTracing();
 
 beforeEach(() => exporter.reset());
 
@@ -50,7 +37,7 @@ async function chatWithHistory(telemetry: Parameters<typeof createChatClient>[0]
 
 /** Everything the trace backend receives: every span's name, attributes, events and status. */
 async function recorded(): Promise<{ text: string; names: string[] }> {
-  await provider.forceFlush();
+  await flush();
   const spans = exporter.getFinishedSpans();
   return {
     text: JSON.stringify(spans.map((span) => [span.name, span.attributes, span.events, span.status])),

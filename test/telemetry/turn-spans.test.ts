@@ -1,28 +1,16 @@
 import { OpenTelemetry } from '@ai-sdk/otel';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useInMemoryTracing } from '../helpers/in-memory-tracing.ts';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
 import { advisorMiddleware, createChatClient, type Advisor } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
 import { createBm25Retriever } from '../../src/retrieval/index.ts';
 import { hangingModel, mockModel, textParts } from '../helpers/mock-models.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const contextManager = new AsyncLocalStorageContextManager().enable();
-trace.setGlobalTracerProvider(provider);
-context.setGlobalContextManager(contextManager);
-
-afterAll(async () => {
-  await provider.shutdown();
-  contextManager.disable();
-  trace.disable();
-  context.disable();
-});
+const { exporter, flush } = useInMemoryTracing();
 
 beforeEach(() => exporter.reset());
 
@@ -41,7 +29,7 @@ function ragAndMemoryAdvisors(): Advisor[] {
 }
 
 async function finishedSpans(): Promise<ReadableSpan[]> {
-  await provider.forceFlush();
+  await flush();
   return exporter.getFinishedSpans();
 }
 
