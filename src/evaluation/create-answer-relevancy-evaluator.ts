@@ -1,8 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { AnswerEvaluator, JudgedScore } from './answer-evaluator.ts';
-import { checkEvaluationInput, resolveJudgeOptions, type JudgeOptions } from './judge-options.ts';
-import { renderJudgePrompt } from './judge-prompt.ts';
-import { judgeWithModel } from './judge-with-model.ts';
+import { createJudgeEvaluator } from './create-judge-evaluator.ts';
+import type { JudgeOptions } from './judge-options.ts';
 
 const COMPONENT = 'answer-relevancy';
 
@@ -52,28 +51,14 @@ interface RelevancyVerdict {
  * });
  */
 export function createAnswerRelevancyEvaluator(options: JudgeOptions): AnswerEvaluator<JudgedScore> {
-  const { model, template, threshold, timeoutMs, maxRetries } = resolveJudgeOptions(options, {
+  return createJudgeEvaluator<RelevancyVerdict, JudgedScore>(options, {
     component: COMPONENT,
     defaultTemplate: DEFAULT_ANSWER_RELEVANCY_TEMPLATE,
     placeholders: ['question', 'answer'],
+    schema: SCHEMA,
+    check: checkVerdict,
+    result: ({ score, reason }, { threshold, usage }) => ({ score, passed: score >= threshold, threshold, reason, usage }),
   });
-  return {
-    name: COMPONENT,
-    async evaluate(input, callOptions) {
-      checkEvaluationInput(input, callOptions, COMPONENT);
-      const { verdict, usage } = await judgeWithModel<RelevancyVerdict>({
-        model,
-        component: COMPONENT,
-        prompt: renderJudgePrompt(template, input),
-        schema: SCHEMA,
-        check: checkVerdict,
-        timeoutMs,
-        maxRetries,
-        abortSignal: callOptions?.abortSignal,
-      });
-      return { score: verdict.score, passed: verdict.score >= threshold, threshold, reason: verdict.reason, usage };
-    },
-  };
 }
 
 function checkVerdict(value: unknown): string | undefined {

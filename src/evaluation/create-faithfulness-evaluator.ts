@@ -1,8 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { AnswerEvaluator, JudgedScore } from './answer-evaluator.ts';
-import { checkEvaluationInput, resolveJudgeOptions, type JudgeOptions } from './judge-options.ts';
-import { renderJudgePrompt } from './judge-prompt.ts';
-import { judgeWithModel } from './judge-with-model.ts';
+import { createJudgeEvaluator } from './create-judge-evaluator.ts';
+import type { JudgeOptions } from './judge-options.ts';
 
 const COMPONENT = 'faithfulness';
 
@@ -86,28 +85,13 @@ interface FaithfulnessVerdict {
  * claims.filter((claim) => !claim.supported); // what the context does not back
  */
 export function createFaithfulnessEvaluator(options: JudgeOptions): AnswerEvaluator<FaithfulnessResult> {
-  const { model, template, threshold, timeoutMs, maxRetries } = resolveJudgeOptions(options, {
+  return createJudgeEvaluator<FaithfulnessVerdict, FaithfulnessResult>(options, {
     component: COMPONENT,
     defaultTemplate: DEFAULT_FAITHFULNESS_TEMPLATE,
     placeholders: ['answer', 'context'],
-  });
-  return {
-    name: COMPONENT,
-    async evaluate(input, callOptions) {
-      checkEvaluationInput(input, callOptions, COMPONENT);
-      const {
-        verdict: { claims, reason },
-        usage,
-      } = await judgeWithModel<FaithfulnessVerdict>({
-        model,
-        component: COMPONENT,
-        prompt: renderJudgePrompt(template, input),
-        schema: SCHEMA,
-        check: checkVerdict,
-        timeoutMs,
-        maxRetries,
-        abortSignal: callOptions?.abortSignal,
-      });
+    schema: SCHEMA,
+    check: checkVerdict,
+    result: ({ claims, reason }, { threshold, usage }) => {
       const score = claims.length === 0 ? 1 : claims.filter((claim) => claim.supported).length / claims.length;
       return {
         score,
@@ -118,7 +102,7 @@ export function createFaithfulnessEvaluator(options: JudgeOptions): AnswerEvalua
         usage,
       };
     },
-  };
+  });
 }
 
 function checkVerdict(value: unknown): string | undefined {
