@@ -41,12 +41,14 @@ export function withOfflineToolCalls(model: LanguageModelV4): LanguageModelV4 {
   };
 }
 
+/** The stand-in model counts no tokens. */
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 0, text: 0, reasoning: undefined },
+};
+
 function toolStepParts(options: LanguageModelV4CallOptions): LanguageModelV4StreamPart[] | undefined {
   const last = options.prompt.at(-1);
-  const usage = {
-    inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 0, text: 0, reasoning: undefined },
-  };
   if (last?.role === 'tool') {
     const text = last.content
       .flatMap((part) => (part.type === 'tool-result' ? [part] : []))
@@ -100,14 +102,7 @@ function slowStory() {
           controller.enqueue({ type: 'text-delta', id: 'story', delta: `the tide turned for the ${sentence}th time. ` });
         }
         controller.enqueue({ type: 'text-end', id: 'story' });
-        controller.enqueue({
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage: {
-            inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
-            outputTokens: { total: 0, text: 0, reasoning: undefined },
-          },
-        });
+        controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage });
         controller.close();
       },
     });
@@ -136,14 +131,7 @@ function textStream(text: string): ReadableStream<LanguageModelV4StreamPart> {
       controller.enqueue({ type: 'text-start', id: 'text' });
       controller.enqueue({ type: 'text-delta', id: 'text', delta: text });
       controller.enqueue({ type: 'text-end', id: 'text' });
-      controller.enqueue({
-        type: 'finish',
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: {
-          inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: 0, text: 0, reasoning: undefined },
-        },
-      });
+      controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage });
       controller.close();
     },
   });
