@@ -1,13 +1,11 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Message } from '@ai-sdk/provider';
-import { ENGLISH_STOP_WORDS } from '../bm25/english-stop-words.ts';
-import { createMultilingualAnalyzer } from '../bm25/multilingual-analyzer.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { readJudgeElement } from '../evaluation/judge-prompt.ts';
 import { createTextModel } from '../model/create-text-model.ts';
 import { parseDocumentContext } from '../prompt/document-context.ts';
 import { checkOptions } from '../util/check-options.ts';
 import { readAssistantText } from './create-offline-model.ts';
-import { QUESTION_STOP_WORDS } from './question-stop-words.ts';
+import { offlineTextAnalysis } from './offline-text-analysis.ts';
 import { splitSentences } from './rank-sentences.ts';
 
 const COMPONENT = 'offline-judge-model';
@@ -59,16 +57,7 @@ export function createOfflineJudgeModel(options: OfflineJudgeModelOptions = {}):
       message: `expected a number above 0, at most 1, got ${String(supportThreshold)}`,
     });
   }
-  let segmenter: Intl.Segmenter;
-  try {
-    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
-  } catch (error) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'locale', message: (error as Error).message });
-  }
-  const analyze = createMultilingualAnalyzer({
-    stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_STOP_WORDS],
-    ...(locale === undefined ? {} : { locale }),
-  });
+  const { segmenter, analyze } = offlineTextAnalysis(locale, COMPONENT);
   const terms = (text: string) => new Set(analyze(text));
 
   /** The answer's own sentences: without citations (and an offline answer's label and lead-in); refusals dropped. */

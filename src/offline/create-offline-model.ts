@@ -1,12 +1,10 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { ENGLISH_STOP_WORDS } from '../bm25/english-stop-words.ts';
-import { createMultilingualAnalyzer } from '../bm25/multilingual-analyzer.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { createTextModel } from '../model/create-text-model.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, validateContextTemplate } from '../prompt/context-template.ts';
 import { rankSentences, splitSentences, type Sentence } from './rank-sentences.ts';
 import { readOfflinePrompt } from './read-offline-prompt.ts';
-import { QUESTION_STOP_WORDS } from './question-stop-words.ts';
+import { offlineTextAnalysis } from './offline-text-analysis.ts';
 import { checkOptions } from '../util/check-options.ts';
 
 const COMPONENT = 'offline-model';
@@ -66,16 +64,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'templates', message: 'expected an array of templates' });
   }
   for (const template of templates) validateContextTemplate(template, COMPONENT);
-  let segmenter: Intl.Segmenter;
-  try {
-    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
-  } catch (error) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'locale', message: (error as Error).message });
-  }
-  const analyze = createMultilingualAnalyzer({
-    stopWords: [...ENGLISH_STOP_WORDS, ...QUESTION_STOP_WORDS],
-    ...(locale === undefined ? {} : { locale }),
-  });
+  const { segmenter, analyze } = offlineTextAnalysis(locale, COMPONENT);
 
   const answer = (call: LanguageModelV4CallOptions): string => {
     call.abortSignal?.throwIfAborted();
