@@ -23,6 +23,7 @@ import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry, crea
 import { type ChatMemoryStore } from '../src/index.ts';
 import { createPostgresChatMemoryStore } from '../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient, type AnyRedisCluster } from '../src/redis/index.ts';
+import { dropChatMemoryTables } from '../test/helpers/chat-memory-tables.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const SIZES = [10, 1_000, 10_000];
@@ -171,9 +172,7 @@ async function main(): Promise<void> {
     const tableName = `chat_memory_bench_${runId}`;
     await pool.query(`CREATE TABLE "${tableName}_rmw" (conversation_id text PRIMARY KEY, history text NOT NULL)`);
     cleanups.push(async () => {
-      await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations", "${tableName}_rmw"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
-      );
+      await pool.query(`${dropChatMemoryTables(tableName)} DROP TABLE IF EXISTS "${tableName}_rmw";`);
       await pool.end();
     });
     const store = createPostgresChatMemoryStore({ pool, tableName });
@@ -184,16 +183,7 @@ async function main(): Promise<void> {
         pattern: 'ours',
         store,
         appends: APPENDS,
-        addOtherConversations: async () => {
-          await store.migrate();
-          await pool.query(
-            `INSERT INTO "${tableName}" (conversation_id, turn_seq, position, message, metadata)
-SELECT 'other-' || (n / 100), nextval('"${tableName}_turn_seq"'), 1,
-  json_build_object('role', 'user', 'content', 'Question number ' || n || ': what is the weather like?'),
-  json_build_object('turnId', 'other-' || n, 'createdAt', 1700000000000)
-FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
-          );
-        },
+        addOtherConversations: () => addOtherPostgresConversations(pool, store, tableName),
         afterFill: async () => void (await pool.query(`ANALYZE "${tableName}"`)),
       },
       {
@@ -258,9 +248,7 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
     const pool = new pg.Pool({ connectionString: pgbouncerUrl });
     const tableName = `chat_memory_bench_${runId}_pgbouncer`;
     cleanups.push(async () => {
-      await pool.query(
-        `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
-      );
+      await pool.query(dropChatMemoryTables(tableName));
       await pool.end();
     });
     const store = createPostgresChatMemoryStore({ pool, tableName, preparedStatements: false });
@@ -270,16 +258,7 @@ FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
       pattern: 'ours',
       store,
       appends: APPENDS,
-      addOtherConversations: async () => {
-        await store.migrate();
-        await pool.query(
-          `INSERT INTO "${tableName}" (conversation_id, turn_seq, position, message, metadata)
-SELECT 'other-' || (n / 100), nextval('"${tableName}_turn_seq"'), 1,
-  json_build_object('role', 'user', 'content', 'Question number ' || n || ': what is the weather like?'),
-  json_build_object('turnId', 'other-' || n, 'createdAt', 1700000000000)
-FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
-        );
-      },
+      addOtherConversations: () => addOtherPostgresConversations(pool, store, tableName),
       afterFill: async () => void (await pool.query(`ANALYZE "${tableName}"`)),
     });
   } else {
@@ -433,9 +412,7 @@ async function ledgerSize(databaseUrl: string, runId: string): Promise<Record<st
       'ledger / messages': `${((100 * ledger) / data).toFixed(1)}%`,
     };
   } finally {
-    await pool.query(
-      `DROP TABLE IF EXISTS "${tableName}", "${tableName}_system", "${tableName}_appends", "${tableName}_segments", "${tableName}_conversations"; DROP SEQUENCE IF EXISTS "${tableName}_turn_seq"`,
-    );
+    await pool.query(dropChatMemoryTables(tableName));
     await pool.end();
   }
 }
@@ -470,3 +447,15 @@ async function interleavedMedians(prepare: Array<() => Promise<() => Promise<unk
 }
 
 await main();
+
+/** Other conversations' rows in the store's entries table, so that a read finds its own among many. */
+async function addOtherPostgresConversations(pool: pg.Pool, store: { migrate(): Promise<void> }, tableName: string): Promise<void> {
+  await store.migrate();
+  await pool.query(
+    `INSERT INTO "${tableName}" (conversation_id, turn_seq, position, message, metadata)
+SELECT 'other-' || (n / 100), nextval('"${tableName}_turn_seq"'), 1,
+  json_build_object('role', 'user', 'content', 'Question number ' || n || ': what is the weather like?'),
+  json_build_object('turnId', 'other-' || n, 'createdAt', 1700000000000)
+FROM generate_series(1, ${OTHER_MESSAGES}) AS n`,
+  );
+}
