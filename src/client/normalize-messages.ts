@@ -45,7 +45,9 @@ export function checkPromptInput(
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new AdvisorArgumentError({ component, argument: 'messages', message: 'expected a non-empty array of messages' });
   }
-  checkNesting(messages, { component, argument: 'messages' });
+  // Messages chatRoute validated had their nesting checked there, with the same limit.
+  const validatedByRoute = areValidatedUIMessages(messages);
+  if (!validatedByRoute) checkNesting(messages, { component, argument: 'messages' });
   const uiMessages = isUIMessage(messages[0]);
   messages.forEach((message: unknown, index) => {
     if (uiMessages) checkUIMessage(message, index, component);
@@ -62,7 +64,7 @@ export function checkPromptInput(
   checkInputSize(messages, { component, argument: 'messages', limits });
   if (uiMessages) {
     return async (tools) => {
-      if (areValidatedUIMessages(messages)) return convertToModelMessages(messages as UIMessage[], { tools });
+      if (validatedByRoute) return convertToModelMessages(messages as UIMessage[], { tools });
       const validated = await safeValidateUIMessages({ messages: [...messages] });
       if (!validated.success) {
         throw new AdvisorArgumentError({ component, argument: 'messages', message: `not valid UIMessages: ${validated.error.message}` });
