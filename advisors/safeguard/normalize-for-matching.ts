@@ -25,8 +25,8 @@ const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
  *   letters and are dropped (`bómb`, `b̈öm̈b̈`, `ransǫmwarȩ` read `bomb`,
  *   `ransomware`), then the rest is composed again (NFC);
  * - invisible characters (Unicode's default-ignorable code points: zero-width
- *   space and joiners, soft hyphen, word joiner, ...) are removed, or with
- *   `invisible: 'space'` read as a space, for one used between words;
+ *   space and joiners, soft hyphen, word joiner, ...) are removed
+ *   (`foldForMatching` also reads them as spaces, for one used between words);
  * - Latin letters beyond ASCII and letter-like symbols are read as the ASCII
  *   letters they stand for, by the AnyAscii tables (small capitals `ʙᴏᴍʙ`,
  *   squared `🅱🅾🅼🅱`, `ł`, `ß` as `ss`);
@@ -44,14 +44,8 @@ const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
  * {@link foldForMatching} when the text is untrusted, as compatibility forms
  * expand up to 18 times (U+FDFA).
  */
-export function normalizeForMatching(text: string, { invisible = 'remove' }: { invisible?: 'remove' | 'space' } = {}): string {
-  return finish(foldSlice(text, invisible));
-}
-
-/** The readings of a text a blocked term is matched against: invisible characters removed, and read as spaces. */
-export function readingsForMatching(text: string): string[] {
-  if (!HAS_INVISIBLE.test(text)) return [normalizeForMatching(text)];
-  return [normalizeForMatching(text), normalizeForMatching(text, { invisible: 'space' })];
+export function normalizeForMatching(text: string): string {
+  return finish(foldSlice(text, 'remove'));
 }
 
 /** Options of {@link foldForMatching}. */
@@ -61,8 +55,8 @@ export interface FoldForMatchingOptions {
 }
 
 /**
- * The readings of `texts` together (as {@link readingsForMatching}, the texts
- * joined by blank lines), or `undefined` when a reading would be longer than
+ * The readings of `texts` together, joined by blank lines (invisible characters
+ * removed, and, when there are any, also read as spaces), or `undefined` when a reading would be longer than
  * `maxLength`. The texts are decomposed a slice at a time, so a text that
  * expands 18-fold costs no more than `maxLength` characters of work before
  * it is given up.
@@ -73,6 +67,10 @@ export function foldForMatching(texts: Iterable<string>, { maxLength }: FoldForM
   let withInvisible = false;
   let length = 0;
   for (const text of texts) {
+    if (removed.length > 0) {
+      removed.push('\n\n');
+      spaced.push('\n\n');
+    }
     for (const slice of slicesOf(text)) {
       const hasInvisible = HAS_INVISIBLE.test(slice);
       const folded = foldSlice(slice, 'remove');
@@ -82,8 +80,6 @@ export function foldForMatching(texts: Iterable<string>, { maxLength }: FoldForM
       spaced.push(hasInvisible ? foldSlice(slice, 'space') : folded);
       withInvisible ||= hasInvisible;
     }
-    removed.push('\n\n');
-    spaced.push('\n\n');
   }
   const readings = [finish(removed.join(''))];
   if (withInvisible) readings.push(finish(spaced.join('')));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { safeguardAdvisor } from '../../advisors/index.ts';
-import { normalizeForMatching, readingsForMatching } from '../../advisors/safeguard/normalize-for-matching.ts';
+import { foldForMatching, normalizeForMatching } from '../../advisors/safeguard/normalize-for-matching.ts';
 import { AdvisorArgumentError, createChatClient } from '../../src/index.ts';
 import { mockModel, textParts } from '../helpers/mock-models.ts';
 
@@ -85,7 +85,7 @@ describe('normalizeForMatching', () => {
   });
 
   it('reads invisible characters as nothing, and as a space', () => {
-    expect(readingsForMatching('A\u200Bbomb')).toEqual(['abomb', 'a bomb']);
+    expect(foldForMatching(['A\u200Bbomb'], { maxLength: 1_000 })).toEqual(['abomb', 'a bomb']);
   });
 });
 
