@@ -10,16 +10,16 @@
  * Peers are set up as their docs show:
  *   LangChain.js  InMemoryChatMessageHistory, trimMessages (last 20 messages), BM25Retriever (@langchain/community),
  *                 the retrieved context in the system prompt (its RAG tutorial), ChatOpenAI streaming.
- *   LlamaIndex.TS `llamaindex` with @llamaindex/openai: ContextChatEngine (system prompt, then the passages in its context
- *                 template, in a system message it sends after the question), the OpenAI LLM streaming, the
+ *   LlamaIndex.TS `llamaindex` with @llamaindex/openai: ContextChatEngine (system prompt, then the passages in its
+ *                 context template, in a system message it sends after the question), the OpenAI LLM streaming, the
  *                 conversation in a Memory (createMemory). Its memory windows by tokens only, against the chat model's
  *                 context window, so no setting sends exactly 20 messages: each turn the engine is given the Memory's
  *                 last 20 messages as its chat history, and the turn is added to the Memory after the answer. It still
- *                 counts their tokens every turn, with js-tiktoken (its optional, faster gpt-tokenizer is not
- *                 installed: its docs do not ask for it). Its one BM25 retriever, @llamaindex/bm25-retriever, cannot
- *                 run here: deprecated, it needs a newer @llamaindex/core than `llamaindex` ships with, its ES module
- *                 build fails under Node, and it throws on questions holding regular-expression characters (it makes a
- *                 RegExp of each query word). Our BM25 retriever stands in, behind LlamaIndex's BaseRetriever.
+ *                 counts their tokens every turn, with js-tiktoken (its optional gpt-tokenizer, not installed, was no
+ *                 faster in a trial). Its one BM25 retriever, @llamaindex/bm25-retriever, cannot run here: deprecated,
+ *                 it needs a newer @llamaindex/core than `llamaindex` ships with, its ES module build fails under Node,
+ *                 and it throws on questions holding regular-expression characters (it makes a RegExp of each query
+ *                 word). Our BM25 retriever stands in, behind LlamaIndex's BaseRetriever.
  *   Mastra        Agent with Memory (lastMessages 20) on an in-memory LibSQLStore. Mastra ships no BM25: our BM25
  *                 retriever stands in, its passages given as a context message (`context`, not stored).
  * Every framework's answer is checked against the served one, and the messages each sends the model against ours:
