@@ -265,6 +265,7 @@ async function mastraTurn(question: string, onToken: () => void): Promise<string
 // ---- LlamaIndex.TS ----
 // Its model table gives the memory its token budget; a name outside the table gets 1,024 tokens, too few for the passages.
 const llamaIndexModel = llamaIndexOpenAI({ model: 'gpt-4.1-mini', apiKey, baseURL: server.baseURL });
+// As its docs do; the memory the engine makes for each turn takes its model from here.
 LlamaIndexSettings.llm = llamaIndexModel;
 
 /** Our BM25 behind LlamaIndex's retriever interface (see the header). */
