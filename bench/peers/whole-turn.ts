@@ -1,7 +1,7 @@
 /**
- * The whole chat turn, side by side with LangChain.js and Mastra (issue #35): a conversation of 1,000 stored
- * messages read through a 20-message window, BM25 top-5 over SciFact's 5,183 documents, the answer streamed from one
- * loopback OpenAI-compatible server, the turn stored. Turns of every framework and their bare model calls are
+ * The whole chat turn, side by side with LangChain.js, LlamaIndex.TS and Mastra (issue #35): a conversation of 1,000
+ * stored messages read through a 20-message window, BM25 top-5 over SciFact's 5,183 documents, the answer streamed from
+ * one loopback OpenAI-compatible server, the turn stored. Turns of every framework and their bare model calls are
  * interleaved in one run; medians and ratios to ours are reported, then the breakdown of our turn and its necessary
  * parts (memory read, append, retrieval) measured alone in the same run.
  *
@@ -10,6 +10,16 @@
  * Peers are set up as their docs show:
  *   LangChain.js  InMemoryChatMessageHistory, trimMessages (last 20 messages), BM25Retriever (@langchain/community),
  *                 the retrieved context in the system prompt (its RAG tutorial), ChatOpenAI streaming.
+ *   LlamaIndex.TS `llamaindex` with @llamaindex/openai: ContextChatEngine (system prompt, then the passages in its
+ *                 context template, in a system message it sends after the question), the OpenAI LLM streaming, the
+ *                 conversation in a Memory (createMemory). Its memory windows by tokens only, against the chat model's
+ *                 context window, so no setting sends exactly 20 messages: each turn the engine is given the Memory's
+ *                 last 20 messages as its chat history, and the turn is added to the Memory after the answer. It still
+ *                 counts their tokens every turn, with js-tiktoken (its optional gpt-tokenizer, not installed, was no
+ *                 faster in a trial). Its one BM25 retriever, @llamaindex/bm25-retriever, cannot run here: deprecated,
+ *                 it needs a newer @llamaindex/core than `llamaindex` ships with, its ES module build fails under Node,
+ *                 and it throws on questions holding regular-expression characters (it makes a RegExp of each query
+ *                 word). Our BM25 retriever stands in, behind LlamaIndex's BaseRetriever.
  *   Mastra        Agent with Memory (lastMessages 20) on an in-memory LibSQLStore. Mastra ships no BM25: our BM25
  *                 retriever stands in, its passages given as a context message (`context`, not stored).
  * Every framework's answer is checked against the served one, and the messages each sends the model against ours:
@@ -23,10 +33,22 @@ import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { Document as LangChainDocument } from '@langchain/core/documents';
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, trimMessages } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
+import { openai as llamaIndexOpenAI } from '@llamaindex/openai';
 import { Agent, type AgentConfig } from '@mastra/core/agent';
 import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
 import { streamText } from 'ai';
+import {
+  BaseRetriever,
+  ContextChatEngine,
+  createMemory,
+  extractText,
+  Document as LlamaIndexDocument,
+  type ChatMessage as LlamaIndexMessage,
+  type NodeWithScore,
+  type QueryBundle,
+  Settings as LlamaIndexSettings,
+} from 'llamaindex';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
 import { type Advisor, type ChatMemory, createChatClient, createChatMemory, type Retriever } from '../../src/index.ts';
 import { createBm25Retriever } from '../../src/bm25/index.ts';
@@ -240,6 +262,46 @@ async function mastraTurn(question: string, onToken: () => void): Promise<string
   return text;
 }
 
+// ---- LlamaIndex.TS ----
+// Its model table gives the memory its token budget; a name outside the table gets 1,024 tokens, too few for the passages.
+const llamaIndexModel = llamaIndexOpenAI({ model: 'gpt-4.1-mini', apiKey, baseURL: server.baseURL });
+// As its docs do; the memory the engine makes for each turn takes its model from here.
+LlamaIndexSettings.llm = llamaIndexModel;
+
+/** Our BM25 behind LlamaIndex's retriever interface (see the header). */
+class OurBm25InLlamaIndex extends BaseRetriever {
+  // Public: BaseRetriever's is protected.
+  constructor() {
+    super();
+  }
+
+  async _retrieve({ query }: QueryBundle): Promise<NodeWithScore[]> {
+    const passages = await ourRetriever.retrieve(extractText(query), { topK: TOP_K });
+    return passages.map((passage) => ({ node: new LlamaIndexDocument({ id_: passage.id, text: passage.text }), score: passage.score }));
+  }
+}
+
+const llamaIndexMemory = createMemory(
+  storedTurns.flatMap(({ question, answer }): LlamaIndexMessage[] => [
+    { role: 'user', content: question },
+    { role: 'assistant', content: answer },
+  ]),
+);
+const llamaIndexEngine = new ContextChatEngine({ retriever: new OurBm25InLlamaIndex(), chatModel: llamaIndexModel, systemPrompt: SYSTEM });
+
+async function llamaIndexTurn(question: string, onToken: () => void): Promise<string> {
+  // Exactly the last 20 messages, which its token window cannot be set to send (see the header).
+  const window = (await llamaIndexMemory.get()).slice(-WINDOW);
+  let text = '';
+  for await (const chunk of await llamaIndexEngine.chat({ message: question, chatHistory: window, stream: true })) {
+    if (chunk.delta !== '') onToken();
+    text += chunk.delta;
+  }
+  await llamaIndexMemory.add({ role: 'user', content: question });
+  await llamaIndexMemory.add({ role: 'assistant', content: text });
+  return text;
+}
+
 // ---- the run ----
 interface Sample {
   total: number;
@@ -259,7 +321,7 @@ async function sample(run: () => AsyncIterable<string>, onDelta?: () => void): P
   return { total: performance.now() - begin, ttft, text };
 }
 
-/** LangChain's and Mastra's turns stream inside a function of their own, which reports each token as it arrives. */
+/** The peers' turns stream inside a function of their own, which reports each token as it arrives. */
 async function sampleWithFirstToken(run: (onToken: () => void) => Promise<string>): Promise<Sample> {
   const begin = performance.now();
   let ttft = Number.NaN;
@@ -271,6 +333,7 @@ async function sampleWithFirstToken(run: (onToken: () => void) => Promise<string
 
 let bareMessages: PlainMessage[] = [];
 let bareLangChainMessages: BaseMessage[] = [];
+let bareLlamaIndexMessages: LlamaIndexMessage[] = [];
 
 interface Variant {
   readonly name: string;
@@ -338,6 +401,22 @@ const variants: Variant[] = [
       }),
   },
   {
+    name: 'LlamaIndex.TS',
+    run: (question) => sampleWithFirstToken((onToken) => llamaIndexTurn(question, onToken)),
+  },
+  {
+    name: 'LlamaIndex.TS, bare llm.chat',
+    run: () =>
+      sampleWithFirstToken(async (onToken) => {
+        let text = '';
+        for await (const chunk of await llamaIndexModel.chat({ messages: bareLlamaIndexMessages, stream: true })) {
+          if (chunk.delta !== '') onToken();
+          text += chunk.delta;
+        }
+        return text;
+      }),
+  },
+  {
     name: 'Mastra',
     run: (question) => sampleWithFirstToken((onToken) => mastraTurn(question, onToken)),
   },
@@ -377,15 +456,13 @@ function checkTurn(check: Check, request: readonly ServedRequest[], ourRequest: 
   check.requests += request.length;
   if (text === ANSWER) check.answersIdentical++;
   const served = request.at(-1)!;
-  const history = (messages: ServedRequest['messages']) =>
-    messages
-      .slice(0, -1)
-      .filter((message) => message.role !== 'system')
-      .map((message) => `${message.role}:${textOf(message.content)}`);
-  const theirs = history(served.messages);
-  const our = history(ourRequest.messages);
-  if (theirs.length === WINDOW && theirs.join('\n') === our.join('\n')) check.historyAlike++;
-  if (textOf(served.messages.at(-1)!.content).includes(question)) check.questionSent++;
+  // The question is the last message that is not a system one (LlamaIndex sends its context after it).
+  const conversation = (messages: ServedRequest['messages']) =>
+    messages.filter((message) => message.role !== 'system').map((message) => `${message.role}:${textOf(message.content)}`);
+  const theirs = conversation(served.messages);
+  const our = conversation(ourRequest.messages);
+  if (theirs.length === WINDOW + 1 && theirs.slice(0, -1).join('\n') === our.slice(0, -1).join('\n')) check.historyAlike++;
+  if (theirs.at(-1)!.startsWith('user:') && theirs.at(-1)!.includes(question)) check.questionSent++;
   const everything = served.messages.map((message) => textOf(message.content)).join('\n');
   check.passagesOfOurs += ourPassages.filter((passage) => everything.includes(passage.slice(0, 200))).length;
 }
@@ -468,6 +545,7 @@ function useAsBare(request: ServedRequest): void {
     new SystemMessage(SYSTEM),
     ...bareMessages.map((message) => (message.role === 'user' ? new HumanMessage(message.content) : new AIMessage(message.content))),
   ];
+  bareLlamaIndexMessages = [{ role: 'system', content: SYSTEM }, ...bareMessages];
 }
 
 function serverMarks(request: ServedRequest): Marks {
@@ -478,6 +556,7 @@ const medians = (name: string) => ({ total: median(samples.get(name)!.total), tt
 const frameworks: [string, string][] = [
   ['ours', 'ours, bare streamText'],
   ['LangChain.js', 'LangChain.js, bare model.stream'],
+  ['LlamaIndex.TS', 'LlamaIndex.TS, bare llm.chat'],
   ['Mastra', 'Mastra, bare agent.stream'],
 ];
 const oursAdded = medians('ours').total - medians('ours, bare streamText').total;
