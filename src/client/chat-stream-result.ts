@@ -87,7 +87,6 @@ class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStr
   readonly #broadcast: ReplayBroadcast<TextStreamPart<ToolSet>>;
   readonly #response: Promise<AdvisedResponse>;
   readonly #output: OutputInterface | undefined;
-  #drained: Promise<void> | undefined;
   readonly firstPart: Promise<TextStreamPart<ToolSet> | undefined>;
   readonly toUIMessageStream: ChatStreamResult['toUIMessageStream'];
   readonly toUIMessageStreamResponse: ChatStreamResult['toUIMessageStreamResponse'];
@@ -154,13 +153,7 @@ class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStr
         ...(keepAliveMs !== undefined && { keepAliveMs }),
       });
     };
-    this.consumeStream = () => {
-      this.#drained ??= broadcast
-        .subscribe({ internal: true })
-        .pipeTo(new WritableStream())
-        .catch(() => {});
-      return this.#drained;
-    };
+    this.consumeStream = () => broadcast.drain();
   }
 
   get stream() {

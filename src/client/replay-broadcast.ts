@@ -7,16 +7,14 @@ import { partSourceOf, type PartSource, type WithStream } from '../util/part-sou
  * away), the source is cancelled so that the model call is aborted.
  */
 export interface ReplayBroadcast<T> {
-  subscribe(options?: SubscribeOptions): ReadableStream<T>;
+  /**
+   * Reads the source to its end without a subscriber (no stream is built, and it does not keep the source alive on its
+   * own): resolves once the source ended, failed or was cancelled.
+   */
+  drain(): Promise<void>;
+  subscribe(): ReadableStream<T>;
   /** A subscriber that receives what `select` enqueues for each part: a filtered view without a second stream to pipe through. */
-  subscribe<U>(
-    options: SubscribeOptions & { select: (part: T, controller: ReadableStreamDefaultController<U>) => void },
-  ): ReadableStream<U>;
-}
-
-export interface SubscribeOptions {
-  /** An internal subscriber (e.g. one draining the stream for its response) does not keep the source alive on its own. */
-  readonly internal?: boolean;
+  subscribe<U>(options: { select: (part: T, controller: ReadableStreamDefaultController<U>) => void }): ReadableStream<U>;
 }
 
 export interface ReplayBroadcastOptions<T> {
@@ -32,11 +30,12 @@ export function createReplayBroadcast<T>(
 ): ReplayBroadcast<T> {
   const parts: T[] = [];
   const subscribers = new Set<Subscriber<T>>();
-  let externalSubscribers = 0;
+  let subscriberCount = 0;
   let finished: { error?: unknown } | undefined;
   let reader: PartSource<T> | undefined;
   let pumping = false;
   let cancelled = false;
+  const ended = Promise.withResolvers<void>();
 
   const pump = async () => {
     pumping = true;
@@ -66,17 +65,19 @@ export function createReplayBroadcast<T>(
 
   const finish = (outcome: { error?: unknown }) => {
     finished = outcome;
+    ended.resolve();
     for (const subscriber of subscribers) close(subscriber, outcome);
     subscribers.clear();
   };
 
   return {
-    subscribe<U>({
-      internal = false,
-      select,
-    }: SubscribeOptions & { select?: (part: T, controller: ReadableStreamDefaultController<U>) => void } = {}) {
+    drain() {
+      if (!pumping) void pump();
+      return ended.promise;
+    },
+    subscribe<U>({ select }: { select?: (part: T, controller: ReadableStreamDefaultController<U>) => void } = {}) {
       let subscriber: Subscriber<T> | undefined;
-      if (!internal) externalSubscribers++;
+      subscriberCount++;
       return new ReadableStream<T | U>({
         start(controller) {
           const deliver = select ? (part: T) => select(part, controller) : (part: T) => controller.enqueue(part);
@@ -88,9 +89,9 @@ export function createReplayBroadcast<T>(
         },
         async cancel(reason) {
           if (subscriber) subscribers.delete(subscriber);
-          if (internal || finished) return;
-          externalSubscribers--;
-          if (externalSubscribers === 0) {
+          if (finished) return;
+          subscriberCount--;
+          if (subscriberCount === 0) {
             cancelled = true;
             await reader?.cancel(reason);
           }
