@@ -113,6 +113,16 @@ async function startPGliteWorker(): Promise<{ connectionString: string; close():
   };
 }
 
+/**
+ * PGlite's one backend is shared by every connection and keeps prepared statements when a connection closes, while
+ * `pg` takes a new connection to have none, as on a server: one connection at a time, each starting clean.
+ */
+function pglitePool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 1 });
+  pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => undefined));
+  return pool;
+}
+
 async function serverWithPgvector(): Promise<string | undefined> {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) return undefined;
@@ -148,8 +158,7 @@ const documents = (vectors: Float32Array, from: number, to: number) =>
   });
 
 /** Loads every vector into an unindexed table, then builds the HNSW index, timing both. */
-async function loadPgvector(name: string, connectionString: string, vectors: Float32Array, close: () => Promise<void>): Promise<Target> {
-  const pool = new pg.Pool({ connectionString, max: 2 });
+async function loadPgvector(name: string, pool: pg.Pool, vectors: Float32Array, close: () => Promise<void>): Promise<Target> {
   const tableName = `bench_${COUNT}_${Date.now()}`;
   const table = { tableName, dimensions: DIMENSIONS };
   await pool.query(pgVectorMigration({ ...table, index: { type: 'none' } }));
@@ -210,11 +219,11 @@ console.log(`in-memory store: loaded in ${(performance.now() - start).toFixed(0)
 const targets: Target[] = [];
 const pglite = await startPGliteWorker();
 console.log('PGlite (WebAssembly) in a worker thread:');
-targets.push(await loadPgvector('PGlite', pglite.connectionString, vectors, pglite.close));
+targets.push(await loadPgvector('PGlite', pglitePool(pglite.connectionString), vectors, pglite.close));
 const serverUrl = await serverWithPgvector();
 if (serverUrl) {
   console.log('PostgreSQL server at DATABASE_URL:');
-  targets.push(await loadPgvector('server', serverUrl, vectors, async () => {}));
+  targets.push(await loadPgvector('server', new pg.Pool({ connectionString: serverUrl, max: 2 }), vectors, async () => {}));
 }
 for (const target of targets) {
   const { rows } = await target.pool.query<{ extversion: string; server: string }>(

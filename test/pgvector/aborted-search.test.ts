@@ -6,7 +6,7 @@ import { createPgVectorStore, type PgVectorStore } from '../../src/pgvector/crea
 import { runInTransaction } from '../../src/pgvector/run-in-transaction.ts';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 import { describeWithServices } from '../helpers/services.ts';
 
 describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
@@ -17,7 +17,7 @@ describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
     target = await startPGliteServer();
     proxy = await startFaultProxy({ port: Number(new URL(target.connectionString).port) });
     // One connection: a search that kept its connection would starve every later one.
-    pool = new pg.Pool({ connectionString: `postgres://postgres@${proxy.host}:${proxy.port}/postgres`, max: 1 });
+    pool = createPGlitePool(`postgres://postgres@${proxy.host}:${proxy.port}/postgres`);
   });
   afterAll(async () => {
     proxy.setMode('pass');

@@ -31,6 +31,19 @@ export async function startPGliteServer(): Promise<PgvectorTarget> {
 }
 
 /**
+ * A pool for PGlite that behaves towards the store as a server's would. PGlite has one backend, which every
+ * connection shares and which keeps its prepared statements when a connection closes; `pg` (like PostgreSQL) takes a
+ * connection's prepared statements to be its own, none when it opens. So one connection at a time, and each new one
+ * starts by deallocating what an earlier one prepared.
+ */
+export function createPGlitePool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 1 });
+  // Queued before any query of whoever asked for the connection. A failure would fail their query as well.
+  pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => undefined));
+  return pool;
+}
+
+/**
  * The machine's PostgreSQL server (DATABASE_URL) when it has the pgvector
  * extension; otherwise undefined. Without DATABASE_URL the run's opening lines
  * say so (`report-services.ts`); a server without the extension is named here.
