@@ -62,6 +62,7 @@ describe('createPgVectorStore options', () => {
       [{ tableName: 'x;y' }, /tableName/],
       [{ pool: {} as pg.Pool }, /pool/],
       [{ createTable: 'yes' as never }, /createTable/],
+      [{ preparedStatements: 'no' as never }, /preparedStatements/],
       [{ hybrid: { candidates: 0 } }, /hybrid.candidates/],
       [{ hybrid: { candidate: 5 } as never }, /candidate/],
       [{ iterativeScan: 'fast' as never }, /iterativeScan/],

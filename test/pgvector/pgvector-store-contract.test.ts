@@ -30,6 +30,9 @@ describe('pgvector on PGlite', () => {
   describeVectorStoreContract('pgvector (PGlite), IVFFlat cosine', ({ embeddingModel, dimensions }) =>
     createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, index: { type: 'ivfflat', lists: 1 } }),
   );
+  describeVectorStoreContract('pgvector (PGlite), HNSW cosine, unprepared', ({ embeddingModel, dimensions }) =>
+    createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, preparedStatements: false }),
+  );
 });
 
 const canStartPgBouncer = await hasPgBouncer();

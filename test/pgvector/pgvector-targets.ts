@@ -37,10 +37,13 @@ export async function startPGliteServer(): Promise<PgvectorTarget> {
  * starts by deallocating what an earlier one prepared.
  */
 export function createPGlitePool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 1 });
-  // Queued before any query of whoever asked for the connection. A failure would fail their query as well.
-  pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => undefined));
-  return pool;
+  return new pg.Pool({
+    connectionString,
+    max: 1,
+    onConnect: async (client) => {
+      await client.query('DEALLOCATE ALL');
+    },
+  });
 }
 
 /**
