@@ -77,11 +77,12 @@ export interface PgVectorStoreOptions extends PgVectorTableOptions {
   /** Name in provenance and errors. Default `pgvector`. */
   readonly name?: string;
   /**
-   * Runs the store's statements as named prepared statements, parsed and planned once per connection (default true).
-   * Writes, deletes and searches without a filter are fixed statements; a search's statement depends on its filter's
-   * shape (its values are parameters), and at most 32 of those stay prepared per connection: a connection that needs
-   * more is replaced by a fresh one. Set false behind a pooler in transaction mode that does not keep prepared
-   * statements across transactions (PgBouncer before 1.21, or with `max_prepared_statements = 0`).
+   * Runs the store's statements as named prepared statements, parsed once per connection instead of on every call
+   * (default true). Writes, deletes and searches without a filter are fixed statements; a filtered search's statement
+   * is its filter's shape (the values stay parameters), and at most 32 shapes stay prepared per store and connection:
+   * a connection that needs another is replaced by a fresh one after its transaction. Set false behind a pooler in
+   * transaction mode that does not keep prepared statements across transactions (PgBouncer before 1.21, or with
+   * `max_prepared_statements = 0`).
    */
   readonly preparedStatements?: boolean;
 }
