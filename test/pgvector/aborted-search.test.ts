@@ -154,6 +154,31 @@ describeWithServices(
       expect(rows).toEqual([{ status: '0' }]);
     });
 
+    it('closes a connection its work asked to discard once the transaction commits; the pool opens a fresh session', async () => {
+      const backendOf = (discard: boolean) =>
+        runInTransaction({
+          pool,
+          component: 'vector-store',
+          operation: 'search',
+          timeoutMs: 5_000,
+          preparedStatements: true,
+          work: async (query, connection) => {
+            if (discard) connection.discardAfterwards();
+            return (await query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+          },
+        });
+      const first = await backendOf(false);
+      expect(await backendOf(true)).toBe(first);
+      expect(pool.totalCount).toBe(0);
+      const fresh = await backendOf(false);
+      expect(fresh).not.toBe(first);
+      // The settings statement was prepared again on the new session, which had none.
+      const { rows } = await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT set_config(%'",
+      );
+      expect(rows).toEqual([{ n: 1 }]);
+    });
+
     it('an abort while waiting for a pooled connection rejects at once, and the connection, once free, is not leaked', async () => {
       const holder = await pool.connect();
       const controller = new AbortController();
