@@ -1,10 +1,7 @@
 import { statementName, type Statement } from '../postgres/prepared-statement.ts';
 import type { TransactionConnection } from './run-in-transaction.ts';
 
-/**
- * Statements whose text depends on a request's filter (its shape: values are always parameters) that one store keeps
- * prepared on one connection at most.
- */
+/** At most this many statements that depend on a request's filter (on its shape; values are parameters) stay prepared per store and connection. */
 export const FILTERED_STATEMENTS_PER_CONNECTION = 32;
 
 /**

@@ -8,7 +8,7 @@ import { sendCancelRequest } from './send-cancel-request.ts';
 
 /** Runs one statement (text, or a named prepared statement) of the transaction under the deadline and the caller's signal. */
 export type TransactionQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(
-  statement: string | Statement,
+  sql: string | Statement,
   values?: readonly unknown[],
 ) => Promise<pg.QueryResult<Row>>;
 
@@ -94,9 +94,9 @@ export async function runInTransaction<T>({
     release(reason instanceof Error ? reason : new Error(String(reason)));
   };
 
-  const query: TransactionQuery = async (statement, values) => {
+  const query: TransactionQuery = async (sql, values) => {
     if (released) throw new Error('the transaction has ended');
-    const config = { ...(typeof statement === 'string' ? { text: statement } : statement), values: values as unknown[] | undefined };
+    const config = { ...(typeof sql === 'string' ? { text: sql } : sql), values: values as unknown[] | undefined };
     try {
       return await callWithTimeout({ component, operation, timeoutMs, abortSignal, run: () => client.query(config) });
     } catch (error) {
