@@ -1,7 +1,8 @@
 /**
  * pgvector HNSW vs our exact in-memory search on the same vectors, side by side in one run:
  * recall@10 of the approximate index against the exact top-10, and query latency (p50, p95) of
- * `store.search({ vector, topK: 10 })` for each.
+ * `store.search({ vector, topK: 10 })` for each. At the lowest ef_search, rows with prepared statements turned off,
+ * and with a filter that every document passes (its statement depends on the filter's shape), show what preparing saves.
  *
  * Data: clustered synthetic unit vectors (1 000 centres, each vector a centre plus Gaussian noise,
  * cosine to its centre about 0.7), 384 dimensions, a fixed seed; queries are drawn the same way.
@@ -21,6 +22,8 @@ import pg from 'pg';
 import { createPgVectorStore, type PgVectorStore } from '../src/pgvector/create-pgvector-store.ts';
 import { pgVectorMigration } from '../src/pgvector/pgvector-schema.ts';
 import type { VectorStore } from '../src/retrieval/vector-store.ts';
+import type { FilterExpression } from '../src/filter/filter-expression.ts';
+import { gte } from '../src/filter/filter-builder.ts';
 import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
 import { seededRandom } from './vector/random-vectors.ts';
 import { printMachineFacts } from './machine-facts.ts';
@@ -33,6 +36,8 @@ const TOP_K = 10;
 const QUERIES = 200;
 const LOAD_CHUNK = 5_000;
 const EF_SEARCH = [40, 100, 200];
+/** Passes every document, so a filtered search's recall stays comparable: it costs the filter's SQL alone. */
+const EVERY_DOCUMENT = gte('index', 0);
 
 /** Standard normal deviates (Box-Muller) from a seeded generator. */
 function gaussian(random: () => number): () => number {
@@ -113,6 +118,20 @@ async function startPGliteWorker(): Promise<{ connectionString: string; close():
   };
 }
 
+/**
+ * PGlite's one backend is shared by every connection and keeps prepared statements when a connection closes, while
+ * `pg` takes a new connection to have none, as on a server: one connection at a time, each starting clean.
+ */
+function pglitePool(connectionString: string): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max: 1,
+    onConnect: async (client) => {
+      await client.query('DEALLOCATE ALL');
+    },
+  });
+}
+
 async function serverWithPgvector(): Promise<string | undefined> {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) return undefined;
@@ -132,7 +151,7 @@ async function serverWithPgvector(): Promise<string | undefined> {
 interface Target {
   readonly name: string;
   readonly pool: pg.Pool;
-  readonly stores: { readonly efSearch: number; readonly store: PgVectorStore }[];
+  readonly stores: { readonly label: string; readonly store: PgVectorStore; readonly filter?: FilterExpression }[];
   readonly close: () => Promise<void>;
 }
 
@@ -148,8 +167,7 @@ const documents = (vectors: Float32Array, from: number, to: number) =>
   });
 
 /** Loads every vector into an unindexed table, then builds the HNSW index, timing both. */
-async function loadPgvector(name: string, connectionString: string, vectors: Float32Array, close: () => Promise<void>): Promise<Target> {
-  const pool = new pg.Pool({ connectionString, max: 2 });
+async function loadPgvector(name: string, pool: pg.Pool, vectors: Float32Array, close: () => Promise<void>): Promise<Target> {
   const tableName = `bench_${COUNT}_${Date.now()}`;
   const table = { tableName, dimensions: DIMENSIONS };
   await pool.query(pgVectorMigration({ ...table, index: { type: 'none' } }));
@@ -174,10 +192,15 @@ async function loadPgvector(name: string, connectionString: string, vectors: Flo
   console.log(
     `  ${name}: loaded ${COUNT} rows in ${loadSeconds.toFixed(1)} s (${(COUNT / loadSeconds).toFixed(0)} rows/s), HNSW (m 16, ef_construction 64) built in ${indexSeconds.toFixed(1)} s`,
   );
-  const stores = EF_SEARCH.map((efSearch) => ({
-    efSearch,
-    store: createPgVectorStore({ pool, ...table, createTable: false, index: { type: 'hnsw', efSearch }, timeoutMs: 60_000 }),
-  }));
+  const store = (efSearch: number, preparedStatements = true) =>
+    createPgVectorStore({ pool, ...table, createTable: false, index: { type: 'hnsw', efSearch }, timeoutMs: 60_000, preparedStatements });
+  const [lowest] = EF_SEARCH;
+  const stores = [
+    ...EF_SEARCH.map((efSearch) => ({ label: `ef_search ${efSearch}`, store: store(efSearch) })),
+    { label: `ef_search ${lowest}, unprepared`, store: store(lowest, false) },
+    { label: `ef_search ${lowest}, filtered`, store: store(lowest), filter: EVERY_DOCUMENT },
+    { label: `ef_search ${lowest}, filtered, unprepared`, store: store(lowest, false), filter: EVERY_DOCUMENT },
+  ];
   return {
     name,
     pool,
@@ -210,11 +233,11 @@ console.log(`in-memory store: loaded in ${(performance.now() - start).toFixed(0)
 const targets: Target[] = [];
 const pglite = await startPGliteWorker();
 console.log('PGlite (WebAssembly) in a worker thread:');
-targets.push(await loadPgvector('PGlite', pglite.connectionString, vectors, pglite.close));
+targets.push(await loadPgvector('PGlite', pglitePool(pglite.connectionString), vectors, pglite.close));
 const serverUrl = await serverWithPgvector();
 if (serverUrl) {
   console.log('PostgreSQL server at DATABASE_URL:');
-  targets.push(await loadPgvector('server', serverUrl, vectors, async () => {}));
+  targets.push(await loadPgvector('server', new pg.Pool({ connectionString: serverUrl, max: 2 }), vectors, async () => {}));
 }
 for (const target of targets) {
   const { rows } = await target.pool.query<{ extversion: string; server: string }>(
@@ -226,15 +249,17 @@ for (const target of targets) {
 interface Method {
   readonly name: string;
   readonly store: VectorStore;
+  readonly filter?: FilterExpression;
   readonly times: number[];
   readonly results: string[][];
 }
 const methods: Method[] = [
   { name: 'in-memory exact', store: memory, times: [], results: [] },
   ...targets.flatMap((target) =>
-    target.stores.map(({ efSearch, store }) => ({
-      name: `pgvector HNSW ${target.name}, ef_search ${efSearch}`,
+    target.stores.map(({ label, store, filter }) => ({
+      name: `pgvector HNSW ${target.name}, ${label}`,
       store,
+      filter,
       times: [],
       results: [],
     })),
@@ -243,12 +268,12 @@ const methods: Method[] = [
 
 // One warm-up search each, then interleaved query by query so that load from other processes hits every method alike.
 // The method that goes first on a query reads its index pages cold for those after it, so the first place rotates.
-for (const method of methods) await method.store.search({ vector: queries[0], topK: TOP_K });
+for (const method of methods) await method.store.search({ vector: queries[0], topK: TOP_K, filter: method.filter });
 for (const [index, query] of queries.entries()) {
   for (let turn = 0; turn < methods.length; turn++) {
     const method = methods[(index + turn) % methods.length];
     const started = performance.now();
-    const hits = await method.store.search({ vector: query, topK: TOP_K });
+    const hits = await method.store.search({ vector: query, topK: TOP_K, filter: method.filter });
     method.times.push(performance.now() - started);
     method.results[index] = hits.map((hit) => hit.id);
   }
@@ -257,7 +282,7 @@ for (const [index, query] of queries.entries()) {
 const exact = methods[0];
 const exactP50 = percentile(exact.times, 0.5);
 console.log('');
-console.log(`${'method'.padEnd(40)}${'recall@10'.padStart(10)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p50 / exact'.padStart(13)}`);
+console.log(`${'method'.padEnd(60)}${'recall@10'.padStart(10)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p50 / exact'.padStart(13)}`);
 for (const method of methods) {
   let found = 0;
   method.results.forEach((ids, query) => {
@@ -266,7 +291,7 @@ for (const method of methods) {
   });
   const p50 = percentile(method.times, 0.5);
   console.log(
-    `${method.name.padEnd(40)}${(found / (QUERIES * TOP_K)).toFixed(3).padStart(10)}${p50.toFixed(2).padStart(9)}${percentile(method.times, 0.95).toFixed(2).padStart(9)}${(p50 / exactP50).toFixed(2).padStart(13)}`,
+    `${method.name.padEnd(60)}${(found / (QUERIES * TOP_K)).toFixed(3).padStart(10)}${p50.toFixed(2).padStart(9)}${percentile(method.times, 0.95).toFixed(2).padStart(9)}${(p50 / exactP50).toFixed(2).padStart(13)}`,
   );
 }
 console.log(

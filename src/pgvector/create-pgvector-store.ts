@@ -19,13 +19,15 @@ import {
   type PgVectorTable,
   type PgVectorTableOptions,
 } from './pgvector-schema.ts';
-import { runInTransaction, type TransactionQuery } from './run-in-transaction.ts';
+import { runInTransaction, type TransactionConnection, type TransactionQuery } from './run-in-transaction.ts';
 import { HYBRID_SEARCH_PARAMETERS, hybridSearchSql, VECTOR_SEARCH_PARAMETERS, vectorSearchSql } from './search-sql.ts';
 import { isStorableText, toPostgresFilter } from './to-postgres-filter.ts';
 import { checkAbortSignal, checkFiniteNumber, checkOptional, checkOptions, checkPositiveInteger } from '../util/check-options.ts';
 import { latestPerId } from '../document/latest-per-id.ts';
 import { raceAbort } from '../util/race-abort.ts';
 import { guardPoolErrors } from '../postgres/guard-pool-errors.ts';
+import { statement, type Statement } from '../postgres/prepared-statement.ts';
+import { createFilteredStatements } from './filtered-statements.ts';
 
 /** pgvector's iterative index scans (0.8+), for filtered searches that would otherwise return too few rows. */
 export type PgVectorIterativeScan = 'relaxed_order' | 'strict_order' | 'off';
@@ -74,6 +76,15 @@ export interface PgVectorStoreOptions extends PgVectorTableOptions {
   readonly defaultTopK?: number;
   /** Name in provenance and errors. Default `pgvector`. */
   readonly name?: string;
+  /**
+   * Runs the store's statements as named prepared statements, parsed once per connection instead of on every call
+   * (default true). Writes, deletes and searches without a filter are fixed statements; a filtered search's statement
+   * is its filter's shape (the values stay parameters), and at most 32 shapes stay prepared per store and connection:
+   * a connection that needs another is replaced by a fresh one after its transaction. Set false behind a pooler in
+   * transaction mode that does not keep prepared statements across transactions (PgBouncer before 1.21, or with
+   * `max_prepared_statements = 0`).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /** A vector store on PostgreSQL with pgvector (`createPgVectorStore`). */
@@ -104,12 +115,18 @@ const OPTION_KEYS = [
   'requiredFilter',
   'defaultTopK',
   'name',
+  'preparedStatements',
 ];
 const ITERATIVE_SCANS: readonly PgVectorIterativeScan[] = ['relaxed_order', 'strict_order', 'off'];
 /** pgvector's largest `hnsw.ef_search`. */
 const MAX_EF_SEARCH = 1000;
 
 type DocumentRow = { id: string; text: string; metadata: Record<string, unknown>; score: number };
+
+interface SearchStatement {
+  readonly filterValues: readonly string[];
+  on(connection: TransactionConnection): Statement;
+}
 
 /**
  * A `VectorStore` on PostgreSQL with pgvector, through `pg`. One table holds
@@ -139,7 +156,7 @@ type DocumentRow = { id: string; text: string; metadata: Record<string, unknown>
  */
 export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStore {
   const config = validateOptions(options);
-  const { table, name, timeoutMs, batchSize, requiredFilter, embedding, createTable } = config;
+  const { table, name, timeoutMs, batchSize, requiredFilter, embedding, createTable, preparedStatements } = config;
   const ownedPool = options.pool === undefined ? new pg.Pool({ connectionString: config.connectionString }) : undefined;
   // An idle connection that drops is an 'error' event that would crash the process; the pool discards it and queries report their own errors.
   guardPoolErrors(options.pool ?? ownedPool);
@@ -153,7 +170,7 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
   const transaction = <T>(
     operation: string,
     abortSignal: AbortSignal | undefined,
-    work: (query: TransactionQuery) => Promise<T>,
+    work: (query: TransactionQuery, connection: TransactionConnection) => Promise<T>,
     settings?: Record<string, string>,
   ) =>
     runInTransaction({
@@ -163,6 +180,7 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
       timeoutMs,
       abortSignal,
       settings,
+      preparedStatements,
       work,
     });
 
@@ -231,6 +249,41 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
       : toPostgresFilter(combined, { firstParameter, column });
   }
 
+  const sql = (text: string) => statement(text, { prepared: preparedStatements });
+  const filteredStatement = createFilteredStatements({ prepared: preparedStatements });
+
+  // Rows are keyed by (scope, id): a tenant's write never meets another tenant's row, so it neither replaces it
+  // nor fails on it. The batch's vectors arrive as one binary float4[]; row n's vector is its n-th slice of $5 components.
+  const upsertStatement = sql(`INSERT INTO ${table.qualifiedName} (scope, id, text, metadata, embedding)
+SELECT $6::text, input.id, input.text, input.metadata::jsonb, ($4::float4[])[(input.n - 1) * $5::int + 1 : input.n * $5::int]::vector
+FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS input(id, text, metadata, n)
+ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.metadata, embedding = excluded.embedding`);
+  // Re-adding replaces: another copy the store can see (a row written before scopes) goes.
+  const replacedWhere = whereClause(undefined, 3);
+  const deleteReplacedStatement = sql(
+    `DELETE FROM ${table.qualifiedName} WHERE id = ANY($1::text[]) AND scope <> $2 AND ${replacedWhere.sql}`,
+  );
+  const deleteWhere = whereClause(undefined, 2);
+  const deleteStatement = sql(`DELETE FROM ${table.qualifiedName} WHERE id = ANY($1::text[]) AND ${deleteWhere.sql}`);
+  const searchText = (hybrid: boolean, filterSql: string) =>
+    (hybrid ? hybridSearchSql : vectorSearchSql)({ table: table.qualifiedName, distance: table.distance, filterSql });
+  const firstFilterParameter = (hybrid: boolean) => (hybrid ? HYBRID_SEARCH_PARAMETERS : VECTOR_SEARCH_PARAMETERS) + 1;
+  // Without a request filter only the required filter's condition is left: one fixed statement per kind of search.
+  const unfilteredSearch = (hybrid: boolean): SearchStatement => {
+    const where = whereClause(undefined, firstFilterParameter(hybrid));
+    const fixed = sql(searchText(hybrid, where.sql));
+    return { filterValues: where.values, on: () => fixed };
+  };
+  const unfilteredSearches = { vector: unfilteredSearch(false), hybrid: unfilteredSearch(true) };
+
+  /** The statement of a search (on the connection it runs on) and its filter's values. */
+  function searchStatement(hybrid: boolean, filter: FilterExpression | undefined): SearchStatement {
+    if (filter === undefined) return hybrid ? unfilteredSearches.hybrid : unfilteredSearches.vector;
+    const where = whereClause(filter, firstFilterParameter(hybrid));
+    const text = searchText(hybrid, where.sql);
+    return { filterValues: where.values, on: (connection) => filteredStatement(text, connection) };
+  }
+
   return {
     name,
     tableName: table.qualifiedName,
@@ -267,20 +320,11 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
         return vector;
       });
       await ready(abortSignal);
-      // Rows are keyed by (scope, id): a tenant's write never meets another tenant's row, so it neither replaces it
-      // nor fails on it. The batch's vectors arrive as one binary float4[]; row n's vector is its n-th slice of $5 components.
-      const upsert = `INSERT INTO ${table.qualifiedName} (scope, id, text, metadata, embedding)
-SELECT $6::text, input.id, input.text, input.metadata::jsonb, ($4::float4[])[(input.n - 1) * $5::int + 1 : input.n * $5::int]::vector
-FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS input(id, text, metadata, n)
-ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.metadata, embedding = excluded.embedding`;
-      // Re-adding replaces: another copy the store can see (a row written before scopes) goes.
-      const visible = whereClause(undefined, 3);
-      const replaced = `DELETE FROM ${table.qualifiedName} WHERE id = ANY($1::text[]) AND scope <> $2 AND ${visible.sql}`;
       await transaction('upsert into', abortSignal, async (query) => {
         for (let start = 0; start < documents.length; start += batchSize) {
           const batch = documents.slice(start, start + batchSize);
           const ids = batch.map((document) => document.id);
-          await query(upsert, [
+          await query(upsertStatement, [
             ids,
             batch.map((document) => document.text),
             batch.map((document) => JSON.stringify(document.metadata)),
@@ -288,7 +332,7 @@ ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.
             table.dimensions,
             scope,
           ]);
-          if (requiredFilter !== undefined) await query(replaced, [ids, scope, ...visible.values]);
+          if (requiredFilter !== undefined) await query(deleteReplacedStatement, [ids, scope, ...replacedWhere.values]);
         }
       });
     },
@@ -301,13 +345,9 @@ ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.
       if (ids.length === 0) return;
       await ready(abortSignal);
       const unique = [...new Set(ids)];
-      const where = whereClause(undefined, 2);
       await transaction('delete from', abortSignal, async (query) => {
         for (let start = 0; start < unique.length; start += batchSize) {
-          await query(`DELETE FROM ${table.qualifiedName} WHERE id = ANY($1::text[]) AND ${where.sql}`, [
-            unique.slice(start, start + batchSize),
-            ...where.values,
-          ]);
+          await query(deleteStatement, [unique.slice(start, start + batchSize), ...deleteWhere.values]);
         }
       });
     },
@@ -324,6 +364,7 @@ ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.
       }
       const where = whereClause(requested, 1);
       await ready(abortSignal);
+      // Rare, and of any shape: run unnamed rather than take a connection's room for searches' statements.
       const { rowCount } = await transaction('delete by filter from', abortSignal, (query) =>
         query(`DELETE FROM ${table.qualifiedName} WHERE ${where.sql}`, where.values),
       );
@@ -340,10 +381,7 @@ ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.
       const { iterativeScans } = await ready(abortSignal);
       const hybrid = config.hybrid !== undefined && query !== undefined;
       const candidates = hybrid ? (config.hybrid?.candidates ?? Math.max(20, 4 * topK)) : topK;
-      const firstFilterParameter = (hybrid ? HYBRID_SEARCH_PARAMETERS : VECTOR_SEARCH_PARAMETERS) + 1;
-      const where = whereClause(filter, firstFilterParameter);
-      const options = { table: table.qualifiedName, distance: table.distance, filterSql: where.sql };
-      const sql = hybrid ? hybridSearchSql(options) : vectorSearchSql(options);
+      const search = searchStatement(hybrid, filter);
       const parameters = hybrid
         ? // Only lexed into terms, so characters PostgreSQL cannot take may become spaces.
           [
@@ -353,13 +391,13 @@ ON CONFLICT (scope, id) DO UPDATE SET text = excluded.text, metadata = excluded.
             query?.replaceAll('\u0000', ' ').toWellFormed(),
             minScore ?? null,
             topK,
-            ...where.values,
+            ...search.filterValues,
           ]
-        : [float4ArrayParameter([queryVector]), topK, ...where.values];
+        : [float4ArrayParameter([queryVector]), topK, ...search.filterValues];
       const { rows } = await transaction(
         'search',
         abortSignal,
-        (run) => run<DocumentRow>(sql, parameters),
+        (run, connection) => run<DocumentRow>(search.on(connection), parameters),
         searchSettings(table, config.iterativeScan, iterativeScans, candidates),
       );
       const hits = hybrid || minScore === undefined ? rows : rows.filter((row) => row.score >= minScore);
@@ -488,12 +526,21 @@ interface ValidatedOptions {
   readonly requiredFilter?: FilterExpression;
   readonly defaultTopK: number;
   readonly name: string;
+  readonly preparedStatements: boolean;
 }
 
 function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
   checkOptions(options, { component: COMPONENT, known: OPTION_KEYS });
   const invalid = (argument: string, message: string) => new AdvisorArgumentError({ component: COMPONENT, argument, message });
-  const { pool, embeddingModel, hybrid = false, iterativeScan = 'relaxed_order', createTable = true, name = 'pgvector' } = options;
+  const {
+    pool,
+    embeddingModel,
+    hybrid = false,
+    iterativeScan = 'relaxed_order',
+    createTable = true,
+    name = 'pgvector',
+    preparedStatements = true,
+  } = options;
   const table = pgVectorTable(options, COMPONENT);
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (pool !== undefined && (pool === null || typeof pool !== 'object' || typeof pool.connect !== 'function')) {
@@ -503,6 +550,7 @@ function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
     throw invalid('connectionString', 'give a pool, a connectionString, or set DATABASE_URL');
   }
   if (typeof createTable !== 'boolean') throw invalid('createTable', 'expected a boolean');
+  if (typeof preparedStatements !== 'boolean') throw invalid('preparedStatements', 'expected a boolean');
   if (
     embeddingModel !== undefined &&
     typeof embeddingModel !== 'string' &&
@@ -534,6 +582,7 @@ function validateOptions(options: PgVectorStoreOptions): ValidatedOptions {
     requiredFilter: options.requiredFilter === undefined ? undefined : requireFilter(options.requiredFilter, invalid),
     defaultTopK: checkOptional(options.defaultTopK, checkPositiveInteger, { component: COMPONENT, argument: 'defaultTopK' }) ?? 4,
     name,
+    preparedStatements,
   };
 }
 

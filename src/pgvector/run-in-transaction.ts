@@ -3,13 +3,22 @@ import { AdvisorError } from '../errors/advisor-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import { callWithTimeout } from '../util/call-with-timeout.ts';
+import { statement, type Statement } from '../postgres/prepared-statement.ts';
 import { sendCancelRequest } from './send-cancel-request.ts';
 
-/** Runs one statement of the transaction under the deadline and the caller's signal. */
+/** Runs one statement (text, or a named prepared statement) of the transaction under the deadline and the caller's signal. */
 export type TransactionQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(
-  text: string,
+  sql: string | Statement,
   values?: readonly unknown[],
 ) => Promise<pg.QueryResult<Row>>;
+
+/** The pooled connection a transaction runs on. */
+export interface TransactionConnection {
+  /** The same object for every transaction on this connection, and for no other connection. */
+  readonly identity: object;
+  /** Closes the connection once the transaction ends instead of returning it to the pool, which opens a fresh one. */
+  discardAfterwards(): void;
+}
 
 export interface RunInTransactionOptions<T> {
   /** Where the connection comes from; it goes back there, or is destroyed when its state is unknown. */
@@ -22,11 +31,16 @@ export interface RunInTransactionOptions<T> {
   readonly abortSignal?: AbortSignal;
   /** Settings for this transaction only (`set_config(name, value, true)`), e.g. `hnsw.ef_search`. */
   readonly settings?: Readonly<Record<string, string>>;
-  readonly work: (query: TransactionQuery) => Promise<T>;
+  /** Runs the statement applying the settings as a named prepared statement (default false). */
+  readonly preparedStatements?: boolean;
+  readonly work: (query: TransactionQuery, connection: TransactionConnection) => Promise<T>;
 }
 
 /** The server's own deadline is a backstop for a client that died before cancelling; the client's fires first. */
 const SERVER_DEADLINE_MARGIN_MS = 1_000;
+
+const SETTINGS_SQL = 'SELECT set_config(name, value, true) FROM unnest($1::text[], $2::text[]) AS setting(name, value)';
+const PREPARED_SETTINGS = statement(SETTINGS_SQL, { prepared: true });
 
 /**
  * Runs `work` in a transaction on one pooled connection, with a deadline per
@@ -46,6 +60,7 @@ export async function runInTransaction<T>({
   timeoutMs,
   abortSignal,
   settings = {},
+  preparedStatements = false,
   work,
 }: RunInTransactionOptions<T>): Promise<T> {
   abortSignal?.throwIfAborted();
@@ -68,20 +83,22 @@ export async function runInTransaction<T>({
   });
 
   let released = false;
+  let discard = false;
   const release = (destroyWith?: Error) => {
     if (released) return;
     released = true;
-    client.release(destroyWith ?? false);
+    client.release(destroyWith ?? discard);
   };
   const abandon = (reason: unknown) => {
     void sendCancelRequest(client);
     release(reason instanceof Error ? reason : new Error(String(reason)));
   };
 
-  const query: TransactionQuery = async (text, values) => {
+  const query: TransactionQuery = async (sql, values) => {
     if (released) throw new Error('the transaction has ended');
+    const config = { ...(typeof sql === 'string' ? { text: sql } : sql), values: values as unknown[] | undefined };
     try {
-      return await callWithTimeout({ component, operation, timeoutMs, abortSignal, run: () => client.query(text, values as unknown[]) });
+      return await callWithTimeout({ component, operation, timeoutMs, abortSignal, run: () => client.query(config) });
     } catch (error) {
       if (AdvisorTimeoutError.isInstance(error) || (abortSignal?.aborted && error === abortSignal.reason)) abandon(error);
       throw error;
@@ -92,8 +109,14 @@ export async function runInTransaction<T>({
     await query('BEGIN');
     const names = ['statement_timeout', ...Object.keys(settings)];
     const values = [String(timeoutMs + SERVER_DEADLINE_MARGIN_MS), ...Object.values(settings)];
-    await query('SELECT set_config(name, value, true) FROM unnest($1::text[], $2::text[]) AS setting(name, value)', [names, values]);
-    const result = await work(query);
+    await query(preparedStatements ? PREPARED_SETTINGS : SETTINGS_SQL, [names, values]);
+    const connection: TransactionConnection = {
+      identity: client,
+      discardAfterwards: () => {
+        discard = true;
+      },
+    };
+    const result = await work(query, connection);
     await query('COMMIT');
     release();
     return result;

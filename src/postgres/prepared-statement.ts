@@ -12,5 +12,10 @@ export interface Statement {
  * from the text, so stores over other tables (other texts) never share one.
  */
 export function statement(text: string, { prepared }: { prepared: boolean }): Statement {
-  return prepared ? { name: `ai_advisors_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`, text } : { text };
+  return prepared ? { name: statementName(text), text } : { text };
+}
+
+/** The prepared statement name of `text`: texts that differ get names that differ. */
+export function statementName(text: string): string {
+  return `ai_advisors_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }

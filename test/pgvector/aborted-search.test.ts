@@ -6,7 +6,7 @@ import { createPgVectorStore, type PgVectorStore } from '../../src/pgvector/crea
 import { runInTransaction } from '../../src/pgvector/run-in-transaction.ts';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 import { describeWithServices } from '../helpers/services.ts';
 
 describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
@@ -17,7 +17,7 @@ describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {
     target = await startPGliteServer();
     proxy = await startFaultProxy({ port: Number(new URL(target.connectionString).port) });
     // One connection: a search that kept its connection would starve every later one.
-    pool = new pg.Pool({ connectionString: `postgres://postgres@${proxy.host}:${proxy.port}/postgres`, max: 1 });
+    pool = createPGlitePool(`postgres://postgres@${proxy.host}:${proxy.port}/postgres`);
   });
   afterAll(async () => {
     proxy.setMode('pass');
@@ -152,6 +152,31 @@ describeWithServices(
       const { rows } = await pool.query<{ status: string }>("SELECT current_setting('statement_timeout') AS status");
       // The transaction's settings ended with it.
       expect(rows).toEqual([{ status: '0' }]);
+    });
+
+    it('closes a connection its work asked to discard once the transaction commits; the pool opens a fresh session', async () => {
+      const backendOf = (discard: boolean) =>
+        runInTransaction({
+          pool,
+          component: 'vector-store',
+          operation: 'search',
+          timeoutMs: 5_000,
+          preparedStatements: true,
+          work: async (query, connection) => {
+            if (discard) connection.discardAfterwards();
+            return (await query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+          },
+        });
+      const first = await backendOf(false);
+      expect(await backendOf(true)).toBe(first);
+      expect(pool.totalCount).toBe(0);
+      const fresh = await backendOf(false);
+      expect(fresh).not.toBe(first);
+      // The settings statement was prepared again on the new session, which had none.
+      const { rows } = await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT set_config(%'",
+      );
+      expect(rows).toEqual([{ n: 1 }]);
     });
 
     it('an abort while waiting for a pooled connection rejects at once, and the connection, once free, is not leaked', async () => {

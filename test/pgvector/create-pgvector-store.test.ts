@@ -13,7 +13,7 @@ import { createVectorStoreRetriever } from '../../src/retrieval/vector-store-ret
 import { vectorSearchSql } from '../../src/pgvector/search-sql.ts';
 import { startFaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel, topicEmbedding } from '../qdrant/topic-embedding-model.ts';
-import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool, findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store');
 
@@ -62,6 +62,7 @@ describe('createPgVectorStore options', () => {
       [{ tableName: 'x;y' }, /tableName/],
       [{ pool: {} as pg.Pool }, /pool/],
       [{ createTable: 'yes' as never }, /createTable/],
+      [{ preparedStatements: 'no' as never }, /preparedStatements/],
       [{ hybrid: { candidates: 0 } }, /hybrid.candidates/],
       [{ hybrid: { candidate: 5 } as never }, /candidate/],
       [{ iterativeScan: 'fast' as never }, /iterativeScan/],
@@ -120,20 +121,32 @@ describe('createPgVectorStore options', () => {
 interface Target {
   readonly name: string;
   start(): Promise<{ connectionString: string; close(): Promise<void> }>;
+  createPool(connectionString: string): pg.Pool;
+  /** Whether each connection is a session of its own, with its own prepared statements (PGlite's all share one). */
+  readonly sessionPerConnection: boolean;
 }
 
 const targets: Target[] = [
-  { name: 'PGlite', start: startPGliteServer },
-  ...(serverUrl ? [{ name: 'PostgreSQL server', start: async () => ({ connectionString: serverUrl, close: async () => {} }) }] : []),
+  { name: 'PGlite', start: startPGliteServer, createPool: createPGlitePool, sessionPerConnection: false },
+  ...(serverUrl
+    ? [
+        {
+          name: 'PostgreSQL server',
+          start: async () => ({ connectionString: serverUrl, close: async () => {} }),
+          createPool: (connectionString: string) => new pg.Pool({ connectionString, max: 6 }),
+          sessionPerConnection: true,
+        },
+      ]
+    : []),
 ];
 
-describe.each(targets)('createPgVectorStore on $name', ({ start }) => {
+describe.each(targets)('createPgVectorStore on $name', ({ start, createPool, sessionPerConnection }) => {
   let target: Pick<PgvectorTarget, 'connectionString' | 'close'>;
   let pool: pg.Pool;
   const tables: string[] = [];
   beforeAll(async () => {
     target = await start();
-    pool = new pg.Pool({ connectionString: target.connectionString, max: 6 });
+    pool = createPool(target.connectionString);
   });
   afterAll(async () => {
     for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}"`);
@@ -424,6 +437,8 @@ describe.each(targets)('createPgVectorStore on $name', ({ start }) => {
       tableName: uniqueTableName(),
       dimensions: 4,
       embeddingModel: createTopicEmbeddingModel(),
+      // The pool the store creates has connections of its own beside the test's pool.
+      preparedStatements: sessionPerConnection,
     });
     tables.push(owned.tableName.split('.')[1].replaceAll('"', ''));
     try {

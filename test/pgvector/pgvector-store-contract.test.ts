@@ -8,7 +8,7 @@ import { hasPgBouncer, startPgBouncer, type TestPgBouncer } from '../helpers/pgb
 import { describeWithServices } from '../helpers/services.ts';
 import { describeTenantIsolation } from '../helpers/tenant-isolation.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool, findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store contract');
 
@@ -17,7 +17,7 @@ describe('pgvector on PGlite', () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     target = await startPGliteServer();
-    pool = new pg.Pool({ connectionString: target.connectionString, max: 4 });
+    pool = createPGlitePool(target.connectionString);
   });
   afterAll(async () => {
     await pool.end();
@@ -29,6 +29,9 @@ describe('pgvector on PGlite', () => {
   );
   describeVectorStoreContract('pgvector (PGlite), IVFFlat cosine', ({ embeddingModel, dimensions }) =>
     createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, index: { type: 'ivfflat', lists: 1 } }),
+  );
+  describeVectorStoreContract('pgvector (PGlite), HNSW cosine, unprepared', ({ embeddingModel, dimensions }) =>
+    createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, preparedStatements: false }),
   );
 });
 
@@ -58,7 +61,7 @@ describeWithServices('pgvector on PGlite through PgBouncer (transaction mode)', 
   });
 
   describeVectorStoreContract('pgvector (PGlite through PgBouncer), HNSW cosine', ({ embeddingModel, dimensions }) =>
-    createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel }),
+    createPgVectorStore({ pool, tableName: uniqueTableName(), dimensions, embeddingModel, preparedStatements: false }),
   );
 });
 
@@ -82,7 +85,7 @@ describe('pgvector tenants on PGlite', () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     target = await startPGliteServer();
-    pool = new pg.Pool({ connectionString: target.connectionString, max: 4 });
+    pool = createPGlitePool(target.connectionString);
   });
   afterAll(async () => {
     await pool.end();
