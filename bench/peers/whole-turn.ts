@@ -487,6 +487,34 @@ const timelines = new Map<string, Marks[]>([
   ['ours, bare streamText, instrumented', []],
 ]);
 
+/** The necessary parts' place in the round. */
+const NECESSARY_PARTS = Symbol('necessary parts alone');
+
+/** What ours stored with its last turn's messages (the retrieved documents, the sources the page showed): the alone append stores it too. */
+async function lastStoredMetadata() {
+  const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
+  return stored;
+}
+let storedMetadata: Awaited<ReturnType<typeof lastStoredMetadata>> = {};
+
+/** A window read and an append on a memory of the same size holding the same turns, and one BM25 search, each timed. */
+async function necessaryPartsAlone(question: string, iteration: number) {
+  const readStart = performance.now();
+  await aloneMemory.read('alone');
+  const readEnd = performance.now();
+  await aloneMemory.appendTurn(
+    'alone',
+    [
+      { role: 'user', content: question },
+      { role: 'assistant', content: ANSWER },
+    ],
+    { key: `alone-${iteration}`, metadata: { ...storedMetadata, turnId: `alone-${iteration}` } },
+  );
+  const appendEnd = performance.now();
+  await ourRetriever.retrieve(question, { topK: TOP_K });
+  return { read: readEnd - readStart, append: appendEnd - readEnd, retrieve: performance.now() - appendEnd };
+}
+
 printMachineFacts();
 console.log(
   `bench:peers: ${STORED_MESSAGES} stored messages, window ${WINDOW}, BM25 top-${TOP_K} over ${documents.length} SciFact documents, ` +
@@ -497,11 +525,17 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
   const question = questions[iteration % questions.length];
   const measuring = iteration >= WARMUP;
   ourPassages = (await ourRetriever.retrieve(question, { topK: TOP_K })).map((passage) => passage.text);
-  // Every variant takes each place in the round in turn (the first after the alone parts runs on colder caches); in
-  // the first round ours goes first, so that the bare calls have messages to send.
-  const order = variants.map((_, index) => variants[(index + iteration) % variants.length]);
+  // Every variant, and the necessary parts alone, take each place in the round in turn, so that all run on caches as
+  // warm or cold; in the first round ours goes first, so that the bare calls have messages to send.
+  const round: (Variant | typeof NECESSARY_PARTS)[] = [...variants, NECESSARY_PARTS];
+  const order = round.map((_, index) => round[(index + iteration) % round.length]);
   const results: [Variant, Sample, readonly ServedRequest[]][] = [];
+  let parts: { read: number; append: number; retrieve: number } | undefined;
   for (const variant of order) {
+    if (variant === NECESSARY_PARTS) {
+      parts = await necessaryPartsAlone(question, iteration);
+      continue;
+    }
     const first = server.requests.length;
     const result = await variant.run(question);
     results.push([variant, result, server.requests.slice(first)]);
@@ -511,26 +545,11 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
       timelines.get(variant.name)!.push({ ...marks, ...serverMarks(server.requests[first]!) });
   }
   const ourRequest = results.find(([variant]) => variant === variants[0])![2][0]!;
-  // What the turn stored with its messages (the retrieved documents, the sources the page showed) is stored here too.
-  const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
-  const readStart = performance.now();
-  await aloneMemory.read('alone');
-  const readEnd = performance.now();
-  await aloneMemory.appendTurn(
-    'alone',
-    [
-      { role: 'user', content: question },
-      { role: 'assistant', content: ANSWER },
-    ],
-    { key: `alone-${iteration}`, metadata: { ...stored, turnId: `alone-${iteration}` } },
-  );
-  const appendEnd = performance.now();
-  await ourRetriever.retrieve(question, { topK: TOP_K });
-  const retrieveEnd = performance.now();
+  storedMetadata = await lastStoredMetadata();
   if (!measuring) continue;
-  alone.read.push(readEnd - readStart);
-  alone.append.push(appendEnd - readEnd);
-  alone.retrieve.push(retrieveEnd - appendEnd);
+  alone.read.push(parts!.read);
+  alone.append.push(parts!.append);
+  alone.retrieve.push(parts!.retrieve);
   for (const [variant, result, requests] of results) {
     samples.get(variant.name)!.total.push(result.total);
     samples.get(variant.name)!.ttft.push(result.ttft);
