@@ -2,7 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { AdvisorContext } from '../context/advisor-context.ts';
 import { redactAttributes } from './private-telemetry.ts';
 import { recordFailure } from './record-failure.ts';
-import { turnTelemetryOf } from './turn-telemetry.ts';
+import { type TurnTelemetry, turnTelemetryOf } from './turn-telemetry.ts';
 
 /** Span attributes, as OpenTelemetry takes them (declared here so that typing an advisor needs no OpenTelemetry install). */
 export type SpanAttributes = Readonly<
@@ -40,16 +40,29 @@ const NOT_RECORDING: SpanRecorder = Object.freeze({ setAttributes() {} });
  *   },
  * };
  */
-export async function recordSpan<T>(
+export function recordSpan<T>(
   context: AdvisorContext,
   { name, attributes }: { name: string; attributes?: SpanAttributes },
   run: (span: SpanRecorder) => Promise<T> | T,
 ): Promise<T> {
   const telemetry = turnTelemetryOf(context);
-  if (telemetry === undefined) return run(NOT_RECORDING);
-  const { api, tracer } = telemetry;
+  if (telemetry !== undefined) return recordInSpan(telemetry, name, attributes, run);
+  // Untraced, the work's own promise is returned: no async frame of ours between it and the caller.
+  try {
+    return Promise.resolve(run(NOT_RECORDING));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function recordInSpan<T>(
+  { api, tracer, context: turnContext }: TurnTelemetry,
+  name: string,
+  attributes: SpanAttributes | undefined,
+  run: (span: SpanRecorder) => Promise<T> | T,
+): Promise<T> {
   // The parent is the span active here (an advisor's, inside the turn), or the turn itself when no context manager is registered.
-  const parent = api.trace.getSpan(api.context.active()) === undefined ? telemetry.context : api.context.active();
+  const parent = api.trace.getSpan(api.context.active()) === undefined ? turnContext : api.context.active();
   const span = tracer.startSpan(name, { attributes: redactAttributes(attributes ?? {}) as Attributes }, parent);
   try {
     const recorder: SpanRecorder = { setAttributes: (added) => span.setAttributes(redactAttributes(added) as Attributes) };

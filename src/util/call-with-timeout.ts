@@ -34,17 +34,23 @@ export function callWithTimeout<T>({
       abortSignal?.removeEventListener('abort', onAbort);
     };
     abortSignal?.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve()
-      .then(() => run(controller.signal))
-      .then(
-        (value) => {
-          cleanup();
-          resolve(value);
-        },
-        (error: unknown) => {
-          cleanup();
-          reject(error);
-        },
-      );
+    let running: PromiseLike<T>;
+    try {
+      running = run(controller.signal);
+    } catch (error) {
+      cleanup();
+      reject(error);
+      return;
+    }
+    Promise.resolve(running).then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error);
+      },
+    );
   });
 }
