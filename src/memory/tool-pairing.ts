@@ -101,6 +101,8 @@ export function openToolCalls(messages: readonly ModelMessage[]): OpenToolCall[]
  * the end of the history.
  */
 function analyzeToolPairing(messages: readonly ModelMessage[], { keepOpenToolCalls = false }: ToolPairingOptions) {
+  // Most histories hold no tool part at all: nothing to pair, nothing to copy.
+  if (!messages.some(holdsToolParts)) return { repair: (message: ModelMessage): ModelMessage | undefined => message, open: [] };
   const keptCallParts = new Set<MessagePart>();
   const keptResultParts = new Set<MessagePart>();
   const keptApprovalIds = new Set<string>();
@@ -164,6 +166,15 @@ function analyzeToolPairing(messages: readonly ModelMessage[], { keepOpenToolCal
     return content.length === 0 ? undefined : ({ ...message, content } as ModelMessage);
   };
   return { repair, open };
+}
+
+const TOOL_PART_TYPES = new Set(['tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response']);
+
+function holdsToolParts(message: ModelMessage): boolean {
+  return (
+    message.role === 'tool' ||
+    (typeof message.content !== 'string' && (message.content as readonly MessagePart[]).some((part) => TOOL_PART_TYPES.has(part.type)))
+  );
 }
 
 /** A tool message that answers each of `calls` with `output`: how a turn closes calls that will never get a result. */
