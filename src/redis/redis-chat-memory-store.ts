@@ -287,9 +287,10 @@ return 1
  * one hash of the append keys already stored (key → attempt id). A turn is one
  * Lua script, so it is all or nothing and its key is checked in the same atomic
  * step: an append whose key is in the hash is a `duplicate`, else one whose
- * attempt was settled is `cancelled`. A whole read is one `GET` of the log
- * (with the system message, in one transaction), decoded in one parse: as fast
- * as reading a conversation stored as one JSON blob. A read of the newest
+ * attempt was settled is `cancelled`. A whole read is one `MGET` of the log
+ * and the system message (with an `EXISTS` of a 0.1 list, sent with it),
+ * decoded in one parse: from 1k messages faster than reading a conversation
+ * stored as one JSON blob, and 1.2x its time at 10. A read of the newest
  * entries is one script that finds where they start and returns them with
  * `GETRANGE`.
  *
