@@ -475,17 +475,19 @@ export function createRedisChatMemoryStore(
       readOptions?.abortSignal?.throwIfAborted();
       const budget = readOptions?.windowBudget;
       if (last === undefined) {
-        // Two commands sent together, without MULTI (6 commands on the wire, 1.3x the blob pattern's read of 10 messages)
-        // or a script (which copies the log into Lua and back, 2 ms more at 10k messages); the system message and the
-        // log come from one MGET. Only 0.1 or a full log starts a list: one started between the two commands holds
-        // turns newer than the log, which this read leaves out as a read a moment earlier would. Lists, and entries
-        // kept apart (they show in the log), are read by the script below.
-        const [hasList, [system, logged]] = (await Promise.all([redis.exists(key.messages), byteReplies.mGet([key.system, key.log])])) as [
-          number,
-          Array<Buffer | null>,
-        ];
+        // Two commands sent together as a pipeline: a MULTI is 6 commands on the wire, a script copies the log into Lua and
+        // back (2 ms more at 10k messages), and commands sent one by one each start a timeout signal in node-redis. The
+        // system message and the log come from one MGET. Only 0.1 or a full log starts a list: one started between the
+        // two commands holds turns newer than the log, which this read leaves out as a read a moment earlier would.
+        // Lists, and entries kept apart (they show in the log), are read by the script below.
+        const [hasList, [system, logged]] = (await byteReplies
+          .multi()
+          .exists(key.messages)
+          .mGet([key.system, key.log])
+          .execAsPipeline()) as unknown as [number, Array<Buffer | string | null>];
         if (hasList === 0) {
-          const entries = entriesOfLogBytes(logged);
+          // A cluster's or Sentinel's pipeline (node-redis 6.3) leaves strings as strings.
+          const entries = Buffer.isBuffer(logged) ? entriesOfLogBytes(logged) : entriesOfLog(logged);
           if (!entries.some(isEntryApart)) return { ...systemOf(system?.toString() ?? null), entries: entries as MemoryEntry[] };
         }
       }
@@ -627,10 +629,10 @@ function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
  * `entriesOfLog` from the log's bytes, decoded into the one string parsed: `JSON.parse` reads a string joined in
  * JavaScript (`[` + log + `]`) a fifth slower than one decoded whole.
  */
-function entriesOfLogBytes(logged: Buffer | null): Array<MemoryEntry | EntryApart> {
+function entriesOfLogBytes(logged: Buffer): Array<MemoryEntry | EntryApart> {
   // The last entry ends with its comma; only spaces follow it.
-  const end = logged === null ? -1 : logged.lastIndexOf(COMMA);
-  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged!.subarray(0, end), CLOSE]).toString());
+  const end = logged.lastIndexOf(COMMA);
+  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged.subarray(0, end), CLOSE]).toString());
 }
 
 function systemOf(system: string | null): Pick<StoredHistory, 'system'> {
