@@ -288,9 +288,9 @@ return 1
  * Lua script, so it is all or nothing and its key is checked in the same atomic
  * step: an append whose key is in the hash is a `duplicate`, else one whose
  * attempt was settled is `cancelled`. A whole read is one `MGET` of the log
- * and the system message (with an `EXISTS` of a 0.1 list, sent with it),
+ * and the system message (with an `EXISTS` of a 0.1 list, in one pipeline),
  * decoded in one parse: from 1k messages faster than reading a conversation
- * stored as one JSON blob, and 1.2x its time at 10. A read of the newest
+ * stored as one JSON blob, and 1.1x its time at 10. A read of the newest
  * entries is one script that finds where they start and returns them with
  * `GETRANGE`.
  *
