@@ -481,8 +481,9 @@ export function createRedisChatMemoryStore(
         // Two commands sent together as a pipeline: a MULTI is 6 commands on the wire, a script copies the log into Lua and
         // back (2 ms more at 10k messages), and commands sent one by one each start a timeout signal in node-redis. The
         // system message and the log come from one MGET. Only 0.1 or a full log starts a list: one started between the
-        // two commands holds turns newer than the log, which this read leaves out as a read a moment earlier would.
-        // Lists, and entries kept apart (they show in the log), are read by the script below.
+        // two commands holds turns newer than the log, which this read leaves out as a read a moment earlier would (a
+        // system message such a turn set does show). Lists, and entries kept apart (they show in the log), are read by
+        // the script below.
         const [hasList, [system, logged]] = (await byteReplies
           .multi()
           .exists(key.messages)
