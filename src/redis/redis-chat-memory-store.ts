@@ -480,15 +480,15 @@ export function createRedisChatMemoryStore(
       if (last === undefined) {
         // Two commands sent together as a pipeline: a MULTI is 6 commands on the wire, a script copies the log into Lua and
         // back (2 ms more at 10k messages), and commands sent one by one each start a timeout signal in node-redis. The
-        // system message and the log come from one MGET. Only 0.1 or a full log starts a list: one started between the
-        // two commands holds turns newer than the log, which this read leaves out as a read a moment earlier would (a
-        // system message such a turn set does show). Lists, and entries kept apart (they show in the log), are read by
-        // the script below.
-        const [hasList, [system, logged]] = (await byteReplies
+        // system message and the log come from one MGET; the EXISTS after it tells whether a list holds turns the MGET
+        // could not see. Only 0.1 or a full log starts a list and only a clear removes one, so a list absent after the MGET
+        // was absent at it and the read is whole (a clear in between leaves a conversation that had a list read as its log
+        // alone, as it was before the clear). Lists, and entries kept apart (they show in the log), are read by the script.
+        const [[system, logged], hasList] = (await byteReplies
           .multi()
-          .exists(key.messages)
           .mGet([key.system, key.log])
-          .execAsPipeline()) as unknown as [number, Array<Buffer | string | null>];
+          .exists(key.messages)
+          .execAsPipeline()) as unknown as [Array<Buffer | string | null>, number];
         if (hasList === 0) {
           // A cluster's or Sentinel's pipeline (node-redis 6.3) leaves strings as strings.
           const entries = Buffer.isBuffer(logged) ? entriesOfLogBytes(logged) : entriesOfLog(logged);
