@@ -88,6 +88,29 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     }
   });
 
+  it('reads whole a log of multi-byte text that a shorter regeneration left blanked with spaces', async () => {
+    const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
+    const ask = (turnId: string, question: string, answer: string, regenerates?: string) =>
+      memory.appendTurn(
+        'multi-byte',
+        [
+          { role: 'user', content: question },
+          { role: 'assistant', content: answer },
+        ],
+        { metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) } },
+      );
+    await ask('t1', 'Ça va, 日本語 et 🙂 ?', 'Très bien.');
+    await ask('t2', 'Et après ?', `Une réponse longue ${'é'.repeat(200)}`);
+    await ask('r2', 'Et après ?', 'Brève, 🙂.', 't2');
+    expect(await client.get(`${keyPrefix}:{multi-byte}:log`)).toMatch(/, +$/);
+    expect((await memory.messages('multi-byte')).map((message) => message.content)).toEqual([
+      'Ça va, 日本語 et 🙂 ?',
+      'Très bien.',
+      'Et après ?',
+      'Brève, 🙂.',
+    ]);
+  });
+
   describe('a conversation stored as a list, one element per entry (as 0.1 wrote every conversation)', () => {
     const conversation = Array.from({ length: 6 }, (_, index) =>
       entriesOf([
