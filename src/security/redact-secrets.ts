@@ -51,6 +51,9 @@ const AUTHORIZATION_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,}
 const AUTHORIZATION_WORD = /bearer|basic|token/i;
 const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
 
+/** The separators of `name=value` and `name: value`, without which no named value is present. */
+const NAME_SEPARATOR = /[:=]/;
+
 /**
  * `name=value`, `name: value`, `"name": "value"` (also JSON-escaped, as in a
  * JSON body quoted inside an error message) where the name is a credential's
@@ -64,8 +67,6 @@ const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
  * that is no credential's leaves its value to be scanned for names in turn
  * (`url=https://host/?token=...`).
  */
-/** The separators of `name=value` and `name: value`, without which no named value is present. */
-const NAME_SEPARATOR = /[:=]/;
 const NAME_AND_SEPARATOR = /(?<![A-Za-z0-9_.-])(?=([A-Za-z0-9_.-]+))\1(\\?["']?\s*[:=]\s*)/g;
 const SCHEME = '(?:Bearer|Basic|Token|Digest)';
 const NAMED_VALUE = new RegExp(
