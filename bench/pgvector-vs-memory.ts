@@ -27,6 +27,7 @@ import { gte } from '../src/filter/filter-builder.ts';
 import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
 import { seededRandom } from './vector/random-vectors.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { createPGlitePool } from '../test/helpers/pglite-pool.ts';
 
 const COUNT = Number(process.env.PGVECTOR_BENCH_COUNT ?? 100_000);
 const DIMENSIONS = 384;
@@ -116,20 +117,6 @@ async function startPGliteWorker(): Promise<{ connectionString: string; close():
       await new Promise((resolve) => worker.once('exit', resolve));
     },
   };
-}
-
-/**
- * PGlite's one backend is shared by every connection and keeps prepared statements when a connection closes, while
- * `pg` takes a new connection to have none, as on a server: one connection at a time, each starting clean.
- */
-function pglitePool(connectionString: string): pg.Pool {
-  return new pg.Pool({
-    connectionString,
-    max: 1,
-    onConnect: async (client) => {
-      await client.query('DEALLOCATE ALL');
-    },
-  });
 }
 
 async function serverWithPgvector(): Promise<string | undefined> {
@@ -233,7 +220,7 @@ console.log(`in-memory store: loaded in ${(performance.now() - start).toFixed(0)
 const targets: Target[] = [];
 const pglite = await startPGliteWorker();
 console.log('PGlite (WebAssembly) in a worker thread:');
-targets.push(await loadPgvector('PGlite', pglitePool(pglite.connectionString), vectors, pglite.close));
+targets.push(await loadPgvector('PGlite', createPGlitePool(pglite.connectionString), vectors, pglite.close));
 const serverUrl = await serverWithPgvector();
 if (serverUrl) {
   console.log('PostgreSQL server at DATABASE_URL:');

@@ -6,7 +6,8 @@ import { createPgVectorStore, type PgVectorStore } from '../../src/pgvector/crea
 import { runInTransaction } from '../../src/pgvector/run-in-transaction.ts';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { createPGlitePool, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool } from '../helpers/pglite-pool.ts';
 import { describeWithServices } from '../helpers/services.ts';
 
 describe('an aborted pgvector search (PGlite behind a stalling proxy)', () => {

@@ -13,7 +13,8 @@ import { createVectorStoreRetriever } from '../../src/retrieval/vector-store-ret
 import { vectorSearchSql } from '../../src/pgvector/search-sql.ts';
 import { startFaultProxy } from '../faults/fault-proxy.ts';
 import { createTopicEmbeddingModel, topicEmbedding } from '../qdrant/topic-embedding-model.ts';
-import { createPGlitePool, findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool } from '../helpers/pglite-pool.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store');
 

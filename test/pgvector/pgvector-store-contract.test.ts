@@ -8,7 +8,8 @@ import { hasPgBouncer, startPgBouncer, type TestPgBouncer } from '../helpers/pgb
 import { describeWithServices } from '../helpers/services.ts';
 import { describeTenantIsolation } from '../helpers/tenant-isolation.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { createPGlitePool, findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { findPgvectorServer, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool } from '../helpers/pglite-pool.ts';
 
 const serverUrl = await findPgvectorServer('pgvector store contract');
 

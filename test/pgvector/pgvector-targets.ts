@@ -31,22 +31,6 @@ export async function startPGliteServer(): Promise<PgvectorTarget> {
 }
 
 /**
- * A pool for PGlite that behaves towards the store as a server's would. PGlite has one backend, which every
- * connection shares and which keeps its prepared statements when a connection closes; `pg` (like PostgreSQL) takes a
- * connection's prepared statements to be its own, none when it opens. So one connection at a time, and each new one
- * starts by deallocating what an earlier one prepared.
- */
-export function createPGlitePool(connectionString: string): pg.Pool {
-  return new pg.Pool({
-    connectionString,
-    max: 1,
-    onConnect: async (client) => {
-      await client.query('DEALLOCATE ALL');
-    },
-  });
-}
-
-/**
  * The machine's PostgreSQL server (DATABASE_URL) when it has the pgvector
  * extension; otherwise undefined. Without DATABASE_URL the run's opening lines
  * say so (`report-services.ts`); a server without the extension is named here.

@@ -5,7 +5,8 @@ import type { FilterExpression } from '../../src/filter/filter-expression.ts';
 import { createPgVectorStore, type PgVectorStoreOptions } from '../../src/pgvector/create-pgvector-store.ts';
 import { createFilteredStatements, FILTERED_STATEMENTS_PER_CONNECTION } from '../../src/pgvector/filtered-statements.ts';
 import { createTopicEmbeddingModel } from '../qdrant/topic-embedding-model.ts';
-import { createPGlitePool, startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { startPGliteServer, uniqueTableName, type PgvectorTarget } from './pgvector-targets.ts';
+import { createPGlitePool } from '../helpers/pglite-pool.ts';
 
 describe('createFilteredStatements', () => {
   const connection = () => {
