@@ -35,6 +35,11 @@ export interface MemoryTurnPlacement {
   readonly claimed?: { readonly key: string; readonly messages: number; readonly first: ModelMessage };
   /** The key to store what this request adds under, when it takes up a stored turn whose calls the server answered. */
   readonly key?: string;
+  /**
+   * A regeneration or an edit of a turn memory does not hold (its first attempt was never stored, or another request
+   * replaced or cleared it since): the question is asked anew, after the history's last turn (`after`, `''` for none).
+   */
+  readonly anew?: { readonly after: string };
 }
 
 export interface LoadedHistory {
@@ -71,7 +76,8 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   const instructions = joinSystem(request.instructions, entries);
   const regenerate = request.context.get(Regenerate) === true;
   const failedTurn = retriedFailedTurn(request, stored);
-  if (regenerate || failedTurn !== undefined || isEdit(request, stored)) {
+  const replaces = regenerate || failedTurn !== undefined || isEdit(request, stored);
+  if (replaces) {
     const turnId = failedTurn ?? request.context.get(TurnId);
     const regeneration = await regenerateTurn(request, stored, { memory, conversationId, name, turnId });
     if (regeneration !== undefined) {
@@ -110,6 +116,7 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
       crypto.randomUUID(),
     ...(claimed === undefined ? {} : { claimed }),
     ...(resumes === undefined ? {} : { key: scopedAppendKey(resumes.turnId, 'after', resumes.toolCallIds) }),
+    ...(replaces ? { anew: { after: stored.at(-1)?.metadata.turnId ?? '' } } : {}),
   };
 
   // Advisors further in (RAG) know the turn by it, also on a request that only continues it.

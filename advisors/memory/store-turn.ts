@@ -1,5 +1,5 @@
 import { type AdvisedResponse, type ChatMemory, ConversationId, UserId } from '../../src/index.ts';
-import { appendKey } from '../../src/memory/index.ts';
+import { appendKey, scopedAppendKey } from '../../src/memory/index.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
 import { recordSpan } from '../../src/extension/index.ts';
@@ -34,16 +34,27 @@ export async function storeTurn(
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
   const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': messages.length };
   const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
-    const appended = await memory.appendTurn(conversationId, messages, {
-      metadata: {
-        ...turn.metadata,
-        turnId: placement.turnId,
-        ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
-      },
-      key: claimed === undefined ? (placement.key ?? appendKey(placement.turnId, messages)) : `${claimed.key}:rest`,
-      // The user's thread lists the conversation, when the store keeps threads.
-      ...(userId !== undefined && memory.store.recordThreadActivity !== undefined ? { userId } : {}),
-    });
+    const append = (key: string) =>
+      memory.appendTurn(conversationId, messages, {
+        metadata: {
+          ...turn.metadata,
+          turnId: placement.turnId,
+          ...(placement.regenerates === undefined ? {} : { regenerates: placement.regenerates }),
+        },
+        key,
+        // The user's thread lists the conversation, when the store keeps threads.
+        ...(userId !== undefined && memory.store.recordThreadActivity !== undefined ? { userId } : {}),
+      });
+    let appended = await append(claimed === undefined ? (placement.key ?? appendKey(placement.turnId, messages)) : `${claimed.key}:rest`);
+    // A question asked anew under its old key is a duplicate when that key's turn was stored and then replaced or
+    // cleared: stored once more, under a key of its own (the same for a double click on the same history).
+    if (
+      appended.outcome === 'duplicate' &&
+      placement.anew !== undefined &&
+      (await memory.readBefore(conversationId, placement.turnId)) === undefined
+    ) {
+      appended = await append(scopedAppendKey(placement.turnId, 'anew', [placement.anew.after]));
+    }
     span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;
   });

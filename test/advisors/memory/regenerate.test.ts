@@ -117,6 +117,56 @@ describe.each([
     expect(await storedTexts(chat.id)).toEqual(['user: First question', 'assistant: Better first answer']);
   });
 
+  it("a second tab's Retry of an answer another tab's regeneration dropped asks the question anew, stored after the current turns", async () => {
+    const first = new TestChat({ api: route.url, id: `${api}-${_}-stale` });
+    await ask(first, 'First question', 'First answer');
+    await ask(first, 'Second question', 'Second answer');
+    const second = new TestChat({ api: route.url, id: first.id, messages: structuredClone(first.messages) });
+    fixture.enqueue({ type: 'text', text: 'Better first answer' });
+    await first.regenerate({ messageId: first.messages[1].id });
+    await first.settled();
+
+    fixture.enqueue({ type: 'text', text: 'Second answer, asked anew' });
+    await second.regenerate();
+    await second.settled();
+
+    expect(lastAnswer(second)).toBe('Second answer, asked anew');
+    if (api === 'chat' && memoryAdvisor === messageMemoryAdvisor) {
+      expect(conversationSent(fixture.requests.at(-1)!)).toEqual([
+        'user: First question',
+        'assistant: Better first answer',
+        'user: Second question',
+      ]);
+    }
+    expect(await storedTexts(first.id)).toEqual([
+      'user: First question',
+      'assistant: Better first answer',
+      'user: Second question',
+      'assistant: Second answer, asked anew',
+    ]);
+  });
+
+  it('a double click on that stale Retry stores the question anew once', async () => {
+    const first = new TestChat({ api: route.url, id: `${api}-${_}-stale-double` });
+    await ask(first, 'First question', 'First answer');
+    await ask(first, 'Second question', 'Second answer');
+    const stale = JSON.stringify({ id: first.id, messages: first.messages.slice(0, 3), trigger: 'regenerate-message' });
+    fixture.enqueue({ type: 'text', text: 'Better first answer' });
+    await first.regenerate({ messageId: first.messages[1].id });
+    await first.settled();
+
+    fixture.enqueue({ type: 'text', text: 'Anew once', chunkDelayMs: 5 }, { type: 'text', text: 'Anew twice', chunkDelayMs: 5 });
+    const responses = await Promise.all(
+      [0, 1].map(() => fetch(route.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stale })),
+    );
+    await Promise.all(responses.map((response) => response.text()));
+
+    const stored = await storedTexts(first.id);
+    expect(stored.slice(0, 3)).toEqual(['user: First question', 'assistant: Better first answer', 'user: Second question']);
+    expect(['assistant: Anew once', 'assistant: Anew twice']).toContain(stored[3]);
+    expect(stored).toHaveLength(4);
+  });
+
   it('a double click on Retry (two identical regenerations at once) leaves one answer', async () => {
     const chat = new TestChat({ api: route.url, id: `${api}-${_}-double` });
     await ask(chat, 'Tell me a joke', 'Knock knock.');
