@@ -11,6 +11,7 @@ import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
 import { dropChatMemoryTables } from '../helpers/chat-memory-tables.ts';
+import { textOf } from '../helpers/conversation-sent.ts';
 
 const writerScript = fileURLToPath(new URL('./soak-writer.ts', import.meta.url));
 const WRITERS = 4;
@@ -53,7 +54,8 @@ function runWriter(backend: string, namespace: string, writer: number, logFile: 
  * Checks the stored conversations against what the writers saw. Nothing duplicated (a key's turn at most once),
  * nothing reordered (each writer's stored turns of a conversation in the order it stored them), nothing lost (a turn
  * stored after the conversation's last clear had ended is there, unless a regeneration or an edit may have replaced
- * it), turns whole (a turn's two messages together, in order), nothing unknown (only turns some writer appended), and
+ * it), turns whole (a turn's two messages together, in order), nothing unknown (only turns some writer appended, or
+ * asked anew: regenerated or edited after another request had replaced or cleared them), and
  * every approved payment executed exactly once. Read through chat memory (`read`): every turn's question once, no
  * replaced turn left beside the one that replaced it, and a regeneration or edit that nothing replaced or cleared
  * afterwards is there, whole.
@@ -78,7 +80,19 @@ function checkAgainstOracle(
     keyed.forEach((entry, index) => {
       const key = entry.metadata.turnId;
       expect(attempted.has(key), `${conversationId}: ${key} was appended by some writer`).toBe(true);
-      if (entry.message.role === 'user') {
+      if (entry.message.role === 'user' && entry.message.content !== key) {
+        // A regeneration or edit of a turn that another had replaced, or a clear removed, asks its question anew.
+        const texts = log
+          .filter(
+            (item) => (item.op === 'regenerate' || item.op === 'edit') && item.conversationId === conversationId && item.target === key,
+          )
+          .map((item) => item.text);
+        expect(texts, `${conversationId}: ${key} asked anew by a regeneration or edit of it`).toContainEqual(textOf(entry.message.content));
+        expect(keyed[index + 1]?.message, `${conversationId}: ${key} asked anew, whole`).toEqual({
+          role: 'assistant',
+          content: [{ type: 'text', text: 'ok' }],
+        });
+      } else if (entry.message.role === 'user') {
         expect(positions.has(key), `${conversationId}: ${key} stored once`).toBe(false);
         positions.set(key, index);
         expect(keyed[index + 1]?.message, `${conversationId}: ${key} whole`).toEqual({ role: 'assistant', content: `re ${key}` });
@@ -179,6 +193,11 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
       middlewareApprovals: log.filter((item) => item.op === 'approve' && item.middleware).length,
       replacements: log.filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.outcome === 'finished').length,
       executions: log.filter((item) => item.op === 'executed').length,
+      askedAnew: [...stored.values()]
+        .flat()
+        .filter(
+          ({ message, metadata }) => message.role === 'user' && /^w\d+-\d+$/.test(metadata.turnId) && message.content !== metadata.turnId,
+        ).length,
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

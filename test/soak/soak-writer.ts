@@ -12,7 +12,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { createClient } from 'redis';
 import { messageMemoryAdvisor } from '../../advisors/index.ts';
 import { advisorMiddleware, createChatClient, guardServerTools } from '../../src/index.ts';
-import { createChatMemory, openToolCalls, type ChatMemoryStore } from '../../src/memory/index.ts';
+import { createChatMemory, openToolCalls, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
 import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 
@@ -146,6 +146,7 @@ async function timed(entry: Record<string, unknown>, work: () => Promise<string>
   return outcome;
 }
 
+const lastRead = new Map<string, MemoryEntry[]>();
 for (let index = 0; index < operations; index++) {
   const conversationId = pick(SOAK_CONVERSATIONS);
   const roll = random();
@@ -173,9 +174,12 @@ for (let index = 0; index < operations; index++) {
       );
     }
   } else if (roll < 0.8) {
-    // Retry (regenerate) or edit a turn some writer appended: it and every turn after it are replaced.
+    // Retry (regenerate) or edit a turn some writer appended: it and every turn after it are replaced. Half of them
+    // come from a stale page, one that shows the conversation as this writer last read it.
     const t0 = Date.now();
-    const history = await memory.read(conversationId).catch(() => []);
+    const fresh = await memory.read(conversationId).catch(() => []);
+    const history = random() < 0.5 ? (lastRead.get(conversationId) ?? fresh) : fresh;
+    lastRead.set(conversationId, fresh);
     const targets = history.filter((entry) => entry.message.role === 'user' && /^w\d+-\d+$/.test(entry.metadata.turnId));
     if (targets.length === 0) continue;
     const target = pick(targets).metadata.turnId;
