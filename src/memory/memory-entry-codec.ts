@@ -54,7 +54,7 @@ export function deserializeMemoryMetadata(text: string, typed = hasTypeTags(text
 }
 
 export function serializeMemoryValue(value: unknown): string {
-  return JSON.stringify(encodeValue(value));
+  return JSON.stringify(needsEncoding(value) ? encodeValue(value) : value);
 }
 
 /**
@@ -81,6 +81,20 @@ function encodeCreatedAt(metadata: MemoryEntryMetadata): MemoryEntryMetadata | R
 function restoreCreatedAt(metadata: MemoryEntryMetadata | undefined): void {
   const createdAt: unknown = metadata?.createdAt;
   if (typeof createdAt === 'number') (metadata as { createdAt: Date }).createdAt = new Date(createdAt);
+}
+
+/**
+ * Whether `value` holds what `JSON.stringify` alone would not write as `encodeValue` does: binary data, URLs, dates,
+ * an object that is not plain or has a `toJSON` of its own, or a key that looks like a type tag. Plain data, the usual message,
+ * is written as it is, without the copy `encodeValue` makes.
+ */
+function needsEncoding(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(needsEncoding);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, TAG) || Object.hasOwn(value, 'toJSON')) return true;
+  for (const key in value) if (needsEncoding((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 /** The JSON-compatible form of `value`. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deserializeMemoryEntry, serializeMemoryEntry, type MemoryEntry } from '../../src/memory/index.ts';
 
@@ -36,5 +37,44 @@ describe('serializeMemoryEntry', () => {
     expect(() =>
       serializeMemoryEntry({ message: { role: 'user', content: 'hi' }, metadata: { turnId: 't1', createdAt: new Date(Number.NaN) } }),
     ).toThrow(RangeError);
+  });
+
+  it('round-trips any value, plain or holding binary data, URLs, dates and tag-like keys at any depth; a class instance is written by its own properties', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+      toJSON() {
+        return 'a point';
+      }
+    }
+    const special = fc.oneof(
+      fc.uint8Array({ maxLength: 4 }),
+      fc.date({ noInvalidDate: true }),
+      fc.webUrl().map((href) => new URL(href)),
+      fc.constant({ '$ai-advisors': 'date', value: 'not a tag' }),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        special,
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.string(), tie('node'), { maxKeys: 3 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (content) => {
+        const entry = { message: { role: 'user', content }, metadata: { turnId: 't1', createdAt } } as unknown as MemoryEntry;
+        expect(deserializeMemoryEntry(serializeMemoryEntry(entry))).toEqual(entry);
+      }),
+      { numRuns: 300 },
+    );
+    const withPoint = {
+      message: { role: 'user', content: [{ type: 'text', text: 'x', point: new Point(1, 2) }] },
+      metadata: { turnId: 't1', createdAt },
+    };
+    expect(JSON.parse(serializeMemoryEntry(withPoint as unknown as MemoryEntry)).message.content[0].point).toEqual({ x: 1, y: 2 });
   });
 });
