@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { SettlingChatMemoryStore, StoredHistory, ThreadedChatMemoryStore } from './chat-memory-store.ts';
 import { type ChatThread, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, isAfterCursor, threadPage } from './chat-thread.ts';
-import { lazyMemoryEntry } from './lazy-memory-entry.ts';
+import { lazyMemoryEntry, splitTurnView, type TurnView, turnViewKeys, withLazyTurnView } from './lazy-memory-entry.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import {
   deserializeMemoryMetadata,
@@ -17,11 +17,15 @@ import { validateAppendAttempt, validateTurnReferences } from './validate-append
 import { validateConversationId } from './validate-conversation-id.ts';
 import { validateReadLimit } from './validate-read-limit.ts';
 
-/** A message and its metadata, serialized apart so a read can decode the metadata alone. */
+/**
+ * A message and its metadata, serialized apart so a read can decode the metadata alone; the turn's view (`retrieved`,
+ * `ui`) apart again, decoded only when used.
+ */
 interface StoredEntry {
   readonly message: string;
   readonly metadata: string;
-  /** Either text holds type tags: checked once here rather than on every read. */
+  readonly view?: { readonly text: string; readonly keys: readonly (keyof TurnView)[] };
+  /** The message or metadata text holds type tags: checked once here rather than on every read. */
   readonly typed: boolean;
 }
 
@@ -96,7 +100,8 @@ export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore &
       const from = turn.replaces === undefined ? conversation.entries.length : replacedFrom(conversation.entries, turn.replaces);
       const removed = from < conversation.entries.length;
       conversation.entries.length = from;
-      for (const entry of turn.entries) conversation.entries.push(serializeEntry(removed ? asReplacement(entry) : entry));
+      const serializeView = turnViewSerializer();
+      for (const entry of turn.entries) conversation.entries.push(serializeEntry(removed ? asReplacement(entry) : entry, serializeView));
       if (system !== undefined) conversation.system = system;
       return 'stored';
     },
@@ -205,16 +210,39 @@ function asReplacement({ message, metadata: { regenerates, ...metadata } }: Memo
   return { message, metadata: regenerates === undefined ? metadata : { ...metadata, replaced: regenerates } };
 }
 
-function serializeEntry(entry: MemoryEntry): StoredEntry {
+type StoredView = NonNullable<StoredEntry['view']>;
+
+function serializeEntry(entry: MemoryEntry, serializeView = turnViewSerializer()): StoredEntry {
   const message = serializeMemoryValue(entry.message);
-  const metadata = serializeMemoryMetadata(entry.metadata);
-  return { message, metadata, typed: hasTypeTags(message) || hasTypeTags(metadata) };
+  const { rest, view } = splitTurnView(entry.metadata);
+  const metadata = serializeMemoryMetadata(rest);
+  const typed = hasTypeTags(message) || hasTypeTags(metadata);
+  return view === undefined ? { message, metadata, typed } : { message, metadata, view: serializeView(view), typed };
+}
+
+/** Serializes turn views, reusing the last text for a view of the same objects: a turn's entries share one. */
+function turnViewSerializer(): (view: TurnView) => StoredView {
+  let last: { readonly view: TurnView; readonly stored: StoredView } | undefined;
+  return (view) => {
+    if (last === undefined || last.view.ui !== view.ui || last.view.retrieved !== view.retrieved) {
+      last = { view, stored: { text: serializeMemoryValue(view), keys: turnViewKeys(view) } };
+    }
+    return last.stored;
+  };
 }
 
 function lazyEntry(stored: StoredEntry): MemoryEntry {
-  return lazyMemoryEntry(stored.message, deserializeMemoryMetadata(stored.metadata, stored.typed));
+  const metadata = deserializeMemoryMetadata(stored.metadata, stored.typed);
+  return lazyMemoryEntry(
+    stored.message,
+    stored.view === undefined ? metadata : withLazyTurnView(metadata, stored.view.text, stored.view.keys),
+  );
 }
 
-function decodeEntry({ message, metadata, typed }: StoredEntry): MemoryEntry {
-  return { message: deserializeMemoryValue(message, typed) as ModelMessage, metadata: deserializeMemoryMetadata(metadata, typed) };
+function decodeEntry({ message, metadata, view, typed }: StoredEntry): MemoryEntry {
+  const decoded = deserializeMemoryMetadata(metadata, typed);
+  return {
+    message: deserializeMemoryValue(message, typed) as ModelMessage,
+    metadata: view === undefined ? decoded : { ...decoded, ...(deserializeMemoryValue(view.text) as TurnView) },
+  };
 }

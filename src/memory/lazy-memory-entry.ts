@@ -17,3 +17,43 @@ export function lazyMemoryEntry(messageText: string, metadata: MemoryEntryMetada
     metadata,
   };
 }
+
+/** The metadata a store may keep apart and decode on use: what the page showed and what was retrieved, read by no window. */
+export type TurnView = Pick<MemoryEntryMetadata, 'retrieved' | 'ui'>;
+
+const TURN_VIEW_KEYS = ['retrieved', 'ui'] as const;
+
+/** `metadata` without its turn view, and the view's keys that it holds (none: `undefined`). */
+export function splitTurnView(metadata: MemoryEntryMetadata): {
+  readonly rest: MemoryEntryMetadata;
+  readonly view: TurnView | undefined;
+} {
+  if (metadata.retrieved === undefined && metadata.ui === undefined) return { rest: metadata, view: undefined };
+  const { retrieved, ui, ...rest } = metadata;
+  return {
+    rest: rest as MemoryEntryMetadata,
+    view: { ...(retrieved === undefined ? {} : { retrieved }), ...(ui === undefined ? {} : { ui }) },
+  };
+}
+
+/**
+ * Gives `metadata` (owned by the caller) the turn view's `keys`, decoded from `viewText` on first use: a window read
+ * decodes a few hundred bytes per entry instead of the view's kilobytes (five sources' texts and scores).
+ */
+export function withLazyTurnView(metadata: MemoryEntryMetadata, viewText: string, keys: readonly (keyof TurnView)[]): MemoryEntryMetadata {
+  let view: TurnView | undefined;
+  for (const key of keys) {
+    Object.defineProperty(metadata, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => (view ??= deserializeMemoryValue(viewText) as TurnView)[key],
+      set: (value: unknown) => Object.defineProperty(metadata, key, { value, enumerable: true, configurable: true, writable: true }),
+    });
+  }
+  return metadata;
+}
+
+/** The keys of the turn view `view` holds. */
+export function turnViewKeys(view: TurnView): (keyof TurnView)[] {
+  return TURN_VIEW_KEYS.filter((key) => view[key] !== undefined);
+}

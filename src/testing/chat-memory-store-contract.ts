@@ -158,6 +158,36 @@ export function describeChatMemoryStoreContract(name: string, createStore: () =>
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
+    it("keeps a turn's view (retrieved documents, the sources and metadata the page showed) on each of its entries, in whole and windowed reads", async () => {
+      const store = createStore();
+      const conversation = id('view');
+      const view = {
+        retrieved: [{ id: 'doc-1', score: 0.87 }, { id: 'doc-2' }],
+        ui: {
+          sources: [{ sourceType: 'document' as const, id: 'doc-1', mediaType: 'text/plain', title: 'Doc 1' }],
+          metadata: { latencyMs: 12, at: new Date('2026-01-02T03:04:05Z'), note: 'ok' },
+        },
+      };
+      const entries = entriesOf(
+        [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+        ],
+        view,
+      );
+      expect(await store.appendTurn(conversation, turnOf(entries))).toBe('stored');
+      for (const read of [await store.read(conversation), await store.read(conversation, { last: 2 })]) {
+        expect(read.entries).toEqual(entries);
+        const [question, answer] = read.entries.map((entry) => entry.metadata);
+        expect(answer.ui?.metadata?.at).toEqual(new Date('2026-01-02T03:04:05Z'));
+        expect(JSON.parse(JSON.stringify(question))).toEqual(JSON.parse(JSON.stringify(entries[0].metadata)));
+        expect({ ...answer, retrieved: [] }).toEqual({ ...entries[1].metadata, retrieved: [] });
+        (question as { retrieved?: unknown }).retrieved = undefined;
+        expect(question.retrieved).toBeUndefined();
+        expect(answer.retrieved).toEqual(view.retrieved);
+      }
+    });
+
     it('returns turns in append order and the latest N entries on request', async () => {
       const store = createStore();
       const conversation = id('order');
