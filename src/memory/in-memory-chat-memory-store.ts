@@ -44,8 +44,10 @@ interface AppendLedger {
  * A chat memory store in process memory, the default. Entries are kept
  * serialized, so callers can never mutate stored history through a reference
  * and binary data round-trips exactly as it does in the Redis and PostgreSQL
- * stores. Appends push onto an array: O(1) in the history length, and atomic
- * because they run synchronously, as do the checks of their key and attempt.
+ * stores. A turn's view (`retrieved`, `ui`) is kept once per turn and decoded
+ * when first used, so window reads skip it. Appends push onto an array: O(1) in
+ * the history length, and atomic because they run synchronously, as do the
+ * checks of their key and attempt.
  *
  * @example
  * const memory = createChatMemory({ store: createInMemoryChatMemoryStore() });

@@ -23,7 +23,7 @@ export type TurnView = Pick<MemoryEntryMetadata, 'retrieved' | 'ui'>;
 
 const TURN_VIEW_KEYS = ['retrieved', 'ui'] as const;
 
-/** `metadata` without its turn view, and the view's keys that it holds (none: `undefined`). */
+/** `metadata` without its turn view, and that view (`undefined` when the metadata has none). */
 export function splitTurnView(metadata: MemoryEntryMetadata): {
   readonly rest: MemoryEntryMetadata;
   readonly view: TurnView | undefined;
