@@ -58,7 +58,8 @@ describe('serializeMemoryEntry', () => {
     const value = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },
-        fc.jsonValue({ maxDepth: 1 }),
+        // Through JSON once: -0 has no JSON form and reads back as 0, before this change as after it.
+        fc.jsonValue({ maxDepth: 1 }).map((json) => JSON.parse(JSON.stringify(json)) as unknown),
         special,
         fc.array(tie('node'), { maxLength: 3 }),
         fc.dictionary(fc.string(), tie('node'), { maxKeys: 3 }),
