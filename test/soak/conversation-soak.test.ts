@@ -34,6 +34,19 @@ interface LogEntry {
   readonly t1?: number;
 }
 
+/** The turn ids writers append under. */
+const WRITER_KEY = /^w\d+-\d+$/;
+
+/** A regeneration or an edit: the operations that replace a stored turn. */
+const replacesTurn = (item: LogEntry) => item.op === 'regenerate' || item.op === 'edit';
+
+/**
+ * A question asked anew under a writer's key: a regeneration or edit of a turn that another had replaced, or a clear
+ * removed. Its text is not the key, as an append stores it.
+ */
+const isAskedAnew = ({ message, metadata }: MemoryEntry) =>
+  message.role === 'user' && WRITER_KEY.test(metadata.turnId) && message.content !== metadata.turnId;
+
 function runWriter(backend: string, namespace: string, writer: number, logFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -75,17 +88,14 @@ function checkAgainstOracle(
   const attempted = new Set(log.filter((item) => item.op === 'append').map((item) => item.key!));
   for (const conversationId of CONVERSATIONS) {
     const entries = stored.get(conversationId) ?? [];
-    const keyed = entries.filter((entry) => /^w\d+-\d+$/.test(entry.metadata.turnId));
+    const keyed = entries.filter((entry) => WRITER_KEY.test(entry.metadata.turnId));
     const positions = new Map<string, number>();
     keyed.forEach((entry, index) => {
       const key = entry.metadata.turnId;
       expect(attempted.has(key), `${conversationId}: ${key} was appended by some writer`).toBe(true);
-      if (entry.message.role === 'user' && entry.message.content !== key) {
-        // A regeneration or edit of a turn that another had replaced, or a clear removed, asks its question anew.
+      if (isAskedAnew(entry)) {
         const texts = log
-          .filter(
-            (item) => (item.op === 'regenerate' || item.op === 'edit') && item.conversationId === conversationId && item.target === key,
-          )
+          .filter((item) => replacesTurn(item) && item.conversationId === conversationId && item.target === key)
           .map((item) => item.text);
         expect(texts, `${conversationId}: ${key} asked anew by a regeneration or edit of it`).toContainEqual(textOf(entry.message.content));
         expect(keyed[index + 1]?.message, `${conversationId}: ${key} asked anew, whole`).toEqual({
@@ -109,9 +119,7 @@ function checkAgainstOracle(
       const storedByWriter = log.filter(
         (item) => item.writer === writer && item.op === 'append' && item.conversationId === conversationId && item.outcome === 'stored',
       );
-      const replacingEnds = log
-        .filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.conversationId === conversationId)
-        .map((item) => item.t1!);
+      const replacingEnds = log.filter((item) => replacesTurn(item) && item.conversationId === conversationId).map((item) => item.t1!);
       for (const append of storedByWriter) {
         if (append.t0! > lastClearEnd && !replacingEnds.some((end) => end > append.t0!))
           expect(positions.has(append.key!), `${conversationId}: ${append.key} stored after the last clear is kept`).toBe(true);
@@ -191,13 +199,9 @@ async function soak(backend: 'redis' | 'postgres', namespace: string, kill: () =
       clears: log.filter((item) => item.op === 'clear').length,
       approvals: log.filter((item) => item.op === 'approve').length,
       middlewareApprovals: log.filter((item) => item.op === 'approve' && item.middleware).length,
-      replacements: log.filter((item) => (item.op === 'regenerate' || item.op === 'edit') && item.outcome === 'finished').length,
+      replacements: log.filter((item) => replacesTurn(item) && item.outcome === 'finished').length,
       executions: log.filter((item) => item.op === 'executed').length,
-      askedAnew: [...stored.values()]
-        .flat()
-        .filter(
-          ({ message, metadata }) => message.role === 'user' && /^w\d+-\d+$/.test(metadata.turnId) && message.content !== metadata.turnId,
-        ).length,
+      askedAnew: [...stored.values()].flat().filter(isAskedAnew).length,
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });
