@@ -133,7 +133,7 @@ export function createStageTimer(context: AdvisorContext): {
           { name: `ai_advisors.rag.${stage}`, attributes: { 'ai_advisors.rag.stage': stage } },
           async (span) => {
             const result = await work();
-            if (describe !== undefined) span.setAttributes(describe(result));
+            if (describe !== undefined && span.recording) span.setAttributes(describe(result));
             return result;
           },
         );

@@ -11,11 +11,13 @@ export type SpanAttributes = Readonly<
 
 /** What the traced work may add to its span: counts and scores known only once it ran. */
 export interface SpanRecorder {
+  /** Whether there is a span: false when the turn is not traced, so that attributes costly to compute can be skipped. */
+  readonly recording: boolean;
   /** Adds attributes to the span (nothing when the turn is not traced). */
   setAttributes(attributes: SpanAttributes): void;
 }
 
-const NOT_RECORDING: SpanRecorder = Object.freeze({ setAttributes() {} });
+const NOT_RECORDING: SpanRecorder = Object.freeze({ recording: false, setAttributes() {} });
 
 /**
  * Runs `run` in a child span of the turn's current span when the turn is
@@ -65,7 +67,7 @@ async function recordInSpan<T>(
   const parent = api.trace.getSpan(api.context.active()) === undefined ? turnContext : api.context.active();
   const span = tracer.startSpan(name, { attributes: redactAttributes(attributes ?? {}) as Attributes }, parent);
   try {
-    const recorder: SpanRecorder = { setAttributes: (added) => span.setAttributes(redactAttributes(added) as Attributes) };
+    const recorder: SpanRecorder = { recording: true, setAttributes: (added) => span.setAttributes(redactAttributes(added) as Attributes) };
     return await api.context.with(api.trace.setSpan(parent, span), () => run(recorder));
   } catch (error) {
     recordFailure(api, span, error);
