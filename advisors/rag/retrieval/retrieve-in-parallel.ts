@@ -37,8 +37,10 @@ export async function retrieveInParallel({
   abortSignal,
   context,
 }: ParallelSearch): Promise<RetrieverHits[]> {
-  const failed = new AbortController();
-  const signal = abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
+  // A lone search has no other to stop when it fails: the caller's signal is all it needs.
+  const failed = searches.length > 1 ? new AbortController() : undefined;
+  const signal =
+    failed === undefined ? abortSignal : abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
   return Promise.all(
     searches.map(async ({ query, retriever }): Promise<RetrieverHits> => {
       const started = performance.now();
@@ -51,9 +53,9 @@ export async function retrieveInParallel({
         });
       } catch (error) {
         const tolerated =
-          onError === 'ignore' && !signal.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));
+          onError === 'ignore' && !signal?.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));
         if (!tolerated) {
-          failed.abort(error);
+          failed?.abort(error);
           throw error;
         }
         return { query, retriever: retriever.name, documents: [], ms: roundMs(performance.now() - started), error };
