@@ -24,8 +24,10 @@ const REDACTION_MARGIN = 1_024;
  */
 export function documentSourcePart(document: Document): TextStreamPart<ToolSet> {
   const { metadata } = document;
-  const title = bounded(stringField(metadata.title) ?? stringField(metadata.source) ?? document.id, MAX_TITLE_LENGTH);
   const id = bounded(document.id, MAX_ID_LENGTH);
+  const named = stringField(metadata.title) ?? stringField(metadata.source);
+  // Without a title the id stands in, redacted once: the id's bound is the longer, so the title's cut of it is the same.
+  const title = named === undefined ? cut(id, MAX_TITLE_LENGTH) : bounded(named, MAX_TITLE_LENGTH);
   const providerMetadata = {
     advisors: { score: document.score ?? null, snippet: bounded(document.text, SNIPPET_LENGTH) },
   };
@@ -34,11 +36,12 @@ export function documentSourcePart(document: Document): TextStreamPart<ToolSet> 
     return { type: 'source', sourceType: 'url', id, url: redactSecrets(url), title, providerMetadata };
   }
   const filename = stringField(metadata.filename);
+  const mediaType = stringField(metadata.mediaType);
   return {
     type: 'source',
     sourceType: 'document',
     id,
-    mediaType: bounded(stringField(metadata.mediaType) ?? 'text/plain', 100),
+    mediaType: mediaType === undefined ? 'text/plain' : bounded(mediaType, 100),
     title,
     filename: filename === undefined ? undefined : bounded(filename, MAX_FILENAME_LENGTH),
     providerMetadata,
@@ -74,8 +77,11 @@ function bounded(text: string, maxLength: number): string {
   if (text.length <= maxLength) return redactSecrets(text);
   const past = text.slice(maxLength, maxLength + REDACTION_MARGIN);
   const space = past.search(/\s/);
-  const redacted = redactSecrets(text.slice(0, maxLength + (space === -1 ? past.length : space)));
-  return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
+  return cut(redactSecrets(text.slice(0, maxLength + (space === -1 ? past.length : space))), maxLength);
+}
+
+function cut(text: string, maxLength: number): string {
+  return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
 }
 
 function stringField(value: unknown): string | undefined {
