@@ -1,7 +1,14 @@
 import type { ModelMessage } from 'ai';
 import type { SettlingChatMemoryStore, StoredHistory, ThreadedChatMemoryStore } from './chat-memory-store.ts';
 import { type ChatThread, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, isAfterCursor, threadPage } from './chat-thread.ts';
-import { lazyMemoryEntry, splitTurnView, type TurnView, turnViewKeys, withLazyTurnView } from './lazy-memory-entry.ts';
+import {
+  lazyMemoryEntry,
+  splitTurnView,
+  type StoredTurnView,
+  type TurnView,
+  turnViewSerializer,
+  withLazyTurnView,
+} from './lazy-memory-entry.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import {
   deserializeMemoryMetadata,
@@ -24,7 +31,7 @@ import { validateReadLimit } from './validate-read-limit.ts';
 interface StoredEntry {
   readonly message: string;
   readonly metadata: string;
-  readonly view?: { readonly text: string; readonly keys: readonly (keyof TurnView)[] };
+  readonly view?: StoredTurnView;
   /** The message or metadata text holds type tags: checked once here rather than on every read. */
   readonly typed: boolean;
 }
@@ -212,25 +219,12 @@ function asReplacement({ message, metadata: { regenerates, ...metadata } }: Memo
   return { message, metadata: regenerates === undefined ? metadata : { ...metadata, replaced: regenerates } };
 }
 
-type StoredView = NonNullable<StoredEntry['view']>;
-
 function serializeEntry(entry: MemoryEntry, serializeView = turnViewSerializer()): StoredEntry {
   const message = serializeMemoryValue(entry.message);
   const { rest, view } = splitTurnView(entry.metadata);
   const metadata = serializeMemoryMetadata(rest);
   const typed = hasTypeTags(message) || hasTypeTags(metadata);
   return view === undefined ? { message, metadata, typed } : { message, metadata, view: serializeView(view), typed };
-}
-
-/** Serializes turn views, reusing the last text for a view of the same objects: a turn's entries share one. */
-function turnViewSerializer(): (view: TurnView) => StoredView {
-  let last: { readonly view: TurnView; readonly stored: StoredView } | undefined;
-  return (view) => {
-    if (last === undefined || last.view.ui !== view.ui || last.view.retrieved !== view.retrieved) {
-      last = { view, stored: { text: serializeMemoryValue(view), keys: turnViewKeys(view) } };
-    }
-    return last.stored;
-  };
 }
 
 function lazyEntry(stored: StoredEntry): MemoryEntry {

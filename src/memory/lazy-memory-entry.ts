@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { MemoryEntry, MemoryEntryMetadata } from './memory-entry.ts';
-import { deserializeMemoryValue } from './memory-entry-codec.ts';
+import { deserializeMemoryValue, serializeMemoryValue } from './memory-entry-codec.ts';
 
 /**
  * An entry whose message is decoded from `messageText` when first read. A
@@ -53,7 +53,19 @@ export function withLazyTurnView(metadata: MemoryEntryMetadata, viewText: string
   return metadata;
 }
 
-/** The keys of the turn view `view` holds. */
-export function turnViewKeys(view: TurnView): (keyof TurnView)[] {
-  return TURN_VIEW_KEYS.filter((key) => view[key] !== undefined);
+/** A turn view as a store keeps it: its serialized text and the keys it holds, so a read defines them without parsing it. */
+export interface StoredTurnView {
+  readonly text: string;
+  readonly keys: readonly (keyof TurnView)[];
+}
+
+/** Serializes turn views, reusing the last one's text for a view of the same objects: a turn's entries share one. */
+export function turnViewSerializer(): (view: TurnView) => StoredTurnView {
+  let last: { readonly view: TurnView; readonly stored: StoredTurnView } | undefined;
+  return (view) => {
+    if (last === undefined || last.view.ui !== view.ui || last.view.retrieved !== view.retrieved) {
+      last = { view, stored: { text: serializeMemoryValue(view), keys: TURN_VIEW_KEYS.filter((key) => view[key] !== undefined) } };
+    }
+    return last.stored;
+  };
 }

@@ -23,6 +23,7 @@ import {
 } from '../memory/chat-thread.ts';
 import { REPLACED_TURN_SCAN } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
+import { splitTurnView, type StoredTurnView, turnViewSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
 import {
   deserializeMemoryEntries,
   deserializeMemoryEntry,
@@ -294,6 +295,10 @@ return 1
  * entries is one script that finds where they start and returns them with
  * `GETRANGE`.
  *
+ * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per entry) is
+ * kept beside each entry as text and decoded when first used, so a window, which never uses it, does not decode it.
+ * Entries 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries written since without it.
+ *
  * A message whose entry serializes to more than 256 KiB is kept apart, in a
  * hash of large messages, with only its metadata in the log: a windowed read
  * fetches it (one `HMGET`) only when the window's budget can keep it, so a huge
@@ -411,12 +416,15 @@ export function createRedisChatMemoryStore(
       validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       const apart: string[] = [];
+      const serializeView = turnViewSerializer();
       const entries = turn.entries.map((entry) => {
-        const serialized = serializeMemoryEntry(entry);
-        if (serialized.length <= MESSAGE_APART_CHARS) return serialized;
-        const field = apartField(entry.metadata);
+        const { rest, view } = splitTurnView(entry.metadata);
+        const viewField = view === undefined ? '' : `,"view":${JSON.stringify(serializeView(view))}`;
+        const serialized = serializeMemoryEntry({ message: entry.message, metadata: rest });
+        if (serialized.length <= MESSAGE_APART_CHARS) return `${serialized.slice(0, -1)}${viewField}}`;
+        const field = apartField(rest);
         apart.push(field, serializeMemoryValue(entry.message));
-        return `{"metadata":${serializeMemoryMetadata(entry.metadata)},"messageApart":"${field}"}`;
+        return `{"metadata":${serializeMemoryMetadata(rest)}${viewField},"messageApart":"${field}"}`;
       });
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
@@ -503,7 +511,7 @@ export function createRedisChatMemoryStore(
         [String(last ?? 0), budget === undefined ? '' : escapeKeySegment(budget.key), budget === undefined ? '' : String(budget.budget)],
       )) as [string | null, string, string[], string[], Array<string | null>];
       const apart = new Map(fields.map((field, index) => [field, messages[index]]));
-      const entries = [...entriesOfLog(logged), ...listed.map(deserializeMemoryEntry)].map((entry) =>
+      const entries = [...entriesOfLog(logged), ...listed.map((text) => withTurnView(deserializeMemoryEntry(text)))].map((entry) =>
         isEntryApart(entry) ? entryWithMessageApart(entry, apart, budget) : entry,
       );
       return { ...systemOf(system), entries };
@@ -626,7 +634,7 @@ const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((char) => Buffer.from(char));
  */
 function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
   const text = logged?.trimEnd();
-  return text === undefined || text === '' ? [] : deserializeMemoryEntries(`[${text.slice(0, -1)}]`);
+  return text === undefined || text === '' ? [] : deserializeMemoryEntries(`[${text.slice(0, -1)}]`).map(withTurnView);
 }
 
 /**
@@ -636,7 +644,18 @@ function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
 function entriesOfLogBytes(logged: Buffer): Array<MemoryEntry | EntryApart> {
   // The last entry ends with its comma; only spaces follow it.
   const end = logged.lastIndexOf(COMMA);
-  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged.subarray(0, end), CLOSE]).toString());
+  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged.subarray(0, end), CLOSE]).toString()).map(withTurnView);
+}
+
+/**
+ * A stored entry with its turn view, kept beside its metadata as text (`view`), given back to the metadata to decode
+ * on first use. Entries written before the view was kept apart hold it in their metadata, decoded with the rest.
+ */
+function withTurnView(entry: MemoryEntry | EntryApart): MemoryEntry | EntryApart {
+  const { view, ...stored } = entry as (MemoryEntry | EntryApart) & { readonly view?: StoredTurnView };
+  if (view === undefined) return entry;
+  withLazyTurnView(stored.metadata, view.text, view.keys);
+  return stored;
 }
 
 function systemOf(system: string | null): Pick<StoredHistory, 'system'> {

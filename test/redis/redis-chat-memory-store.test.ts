@@ -88,6 +88,66 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     }
   });
 
+  describe("a turn's view (retrieved documents and the page's sources)", () => {
+    const view = {
+      retrieved: [{ id: 'doc-1', score: 0.9 }],
+      ui: { sources: [{ sourceType: 'document' as const, id: 'doc-1', mediaType: 'text/plain', title: 'Doc "1"' }] },
+    };
+    const viewTurn = (index: number) =>
+      entriesOf(
+        [
+          { role: 'user', content: `question ${index}` },
+          { role: 'assistant', content: `answer ${index}` },
+        ],
+        view,
+      );
+    const isDeferred = (entry: MemoryEntry) => typeof Object.getOwnPropertyDescriptor(entry.metadata, 'ui')?.get === 'function';
+
+    it('is kept beside each entry as text and decoded only when used: a window read leaves it as text', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const entries = viewTurn(0);
+      await store.appendTurn('view-beside', turnOf(entries));
+      const log = (await client.get(`${keyPrefix}:{view-beside}:log`))!;
+      // The metadata in the log has no view: regenerations find a turn in it by its turnId without reading the view.
+      expect(JSON.parse(`[${log.slice(0, -1)}]`).map((entry: { metadata: object }) => Object.keys(entry.metadata).sort())).toEqual([
+        ['createdAt', 'turnId'],
+        ['createdAt', 'turnId'],
+      ]);
+      const window = (await store.read('view-beside', { last: 2 })).entries;
+      expect(window.map(isDeferred)).toEqual([true, true]);
+      expect(window).toEqual(entries);
+      expect(window[1].metadata.ui).toEqual(view.ui);
+    });
+
+    it('stays with an entry whose message is kept apart', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const entries = entriesOf([{ role: 'assistant', content: 'x'.repeat(300 * 1024) }], view);
+      await store.appendTurn('view-apart', turnOf(entries));
+      expect(await client.hLen(`${keyPrefix}:{view-apart}:messages-apart`)).toBe(1);
+      for (const read of [await store.read('view-apart'), await store.read('view-apart', { last: 1 })])
+        expect(read.entries).toEqual(entries);
+    });
+
+    it('is read as before from entries 0.2 wrote with it in their metadata, in a log or a list, beside the turns written since', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const [written, listed, appended] = [viewTurn(1), viewTurn(2), viewTurn(3)];
+      const texts = written.map((entry) => `${serializeMemoryEntry(entry)},`);
+      await client.set(`${keyPrefix}:{view-0.2}:log`, texts.join(''));
+      await client.rPush(`${keyPrefix}:{view-0.2}:log-ends`, [
+        String(Buffer.byteLength(texts[0])),
+        String(Buffer.byteLength(texts.join(''))),
+      ]);
+      await client.rPush(`${keyPrefix}:{view-0.2-list}:messages`, listed.map(serializeMemoryEntry));
+      for (const conversation of ['view-0.2', 'view-0.2-list']) await store.appendTurn(conversation, turnOf(appended));
+
+      expect((await store.read('view-0.2')).entries).toEqual([...written, ...appended]);
+      expect((await store.read('view-0.2-list')).entries).toEqual([...listed, ...appended]);
+      const window = (await store.read('view-0.2', { last: 3 })).entries;
+      expect(window).toEqual([written[1], ...appended]);
+      expect(window.map(isDeferred)).toEqual([false, true, true]);
+    });
+  });
+
   it('reads whole a log of multi-byte text that a shorter regeneration left blanked with spaces', async () => {
     const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
     const ask = (turnId: string, question: string, answer: string, regenerates?: string) =>
