@@ -74,7 +74,8 @@ export function chatMemoryTables(
  * (`createPostgresChatMemoryStore`'s `compaction`) in which every entry carries its turn and position (`keyed`;
  * segments written by 0.2 do not, and are put back in order on read), `<table>_conversations` one
  * row per conversation that its appends lock, and `<table>_threads` the owner, title and activity of each
- * conversation a user's turns were appended to (`ChatMemory.threads`). A deployment created by an
+ * conversation a user's turns were appended to (`ChatMemory.threads`). An entry's `view` holds its turn's view
+ * (`retrieved` and `ui`), kept out of `metadata` so that a read decodes it only when used. A deployment created by an
  * earlier version gets the new tables by running the migration again.
  *
  * @example
@@ -89,6 +90,7 @@ CREATE TABLE IF NOT EXISTS ${tables.entries} (
   position integer NOT NULL,
   message json NOT NULL,
   metadata json NOT NULL,
+  view text,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (conversation_id, turn_seq, position)
 );
@@ -103,6 +105,12 @@ CREATE TABLE IF NOT EXISTS ${tables.appends} (
   append_key text NOT NULL,
   PRIMARY KEY (conversation_id, append_key)
 );
+DO $$ BEGIN
+  -- Only when missing: an ALTER TABLE locks the entries table even when it changes nothing, and reads would wait on it.
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${tables.entries}'::regclass AND attname = 'view' AND NOT attisdropped) THEN
+    ALTER TABLE ${tables.entries} ADD COLUMN view text;
+  END IF;
+END $$;
 ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS stored boolean NOT NULL DEFAULT true;
 ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS turn_seq bigint;
 ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS digest text;

@@ -8,8 +8,8 @@ import type {
   ThreadedChatMemoryStore,
 } from '../memory/chat-memory-store.ts';
 import { type ChatThreadPage, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, threadPage } from '../memory/chat-thread.ts';
-import { lazyMemoryEntry } from '../memory/lazy-memory-entry.ts';
-import type { MemoryEntry } from '../memory/memory-entry.ts';
+import { lazyMemoryEntry, splitTurnView, type StoredTurnView, turnViewSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
+import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
 import {
   decodedMemoryEntry,
   deserializeMemoryMetadata,
@@ -80,6 +80,8 @@ interface EntryRow {
   /** A segment's row is the JSON array `[last turn, last position, [entries...]]`. */
   readonly message: string;
   readonly metadata: string | null;
+  /** The turn view kept beside the metadata (`StoredTurnView` as JSON), for entries written since 0.3. */
+  readonly view: string | null;
   readonly turn: string | null;
   readonly position: number | null;
 }
@@ -118,6 +120,11 @@ interface EntryRow {
  * lock its row in `<table>_conversations`, so they draw turn numbers in the
  * order they commit: a compaction never moves an entry past one still being
  * written.
+ *
+ * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per entry)
+ * is kept in the entry's `view` column, in rows and segments, and decoded when first used, so a window, which never
+ * uses it, does not decode it. Rows 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries
+ * written since without it.
  *
  * Reads use the primary keys to take the latest N entries. Conversation ids
  * only ever travel as query parameters. Conversations stored by 0.1 are
@@ -184,7 +191,7 @@ export function createPostgresChatMemoryStore(
 
   const readLatestStatement = sql(
     `WITH tail AS (
-  SELECT message::text AS message, metadata::text AS metadata, turn_seq, position FROM ${tables.entries}
+  SELECT message::text AS message, metadata::text AS metadata, view, turn_seq, position FROM ${tables.entries}
   WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2
 ),
 segments AS (
@@ -196,15 +203,15 @@ newer_rows AS (
   SELECT count(*) AS n FROM tail
   WHERE NOT EXISTS (SELECT 1 FROM segments WHERE (last_turn_seq, last_position) > (tail.turn_seq, tail.position))
 )
-SELECT 'system' AS kind, message::text, metadata::text, NULL AS turn, NULL::integer AS position
+SELECT 'system' AS kind, message::text, metadata::text, NULL::text AS view, NULL AS turn, NULL::integer AS position
 FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
-SELECT 'entry', message, metadata, turn_seq::text, position FROM tail
+SELECT 'entry', message, metadata, view, turn_seq::text, position FROM tail
 UNION ALL
-SELECT 'segment', '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]', NULL, NULL, NULL
+SELECT 'segment', '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]', NULL, NULL, NULL, NULL
 FROM segments WHERE newer_in_segments < $2 - (SELECT n FROM newer_rows)
 UNION ALL
-SELECT 'unkeyed', NULL, NULL, NULL, NULL
+SELECT 'unkeyed', NULL, NULL, NULL, NULL, NULL
 WHERE EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1 AND NOT keyed)`,
   );
 
@@ -234,9 +241,9 @@ WHERE EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1 AND NO
   }
 
   const readNewestRowsStatement = sql(
-    `SELECT 'system' AS kind, message::text, metadata::text FROM ${tables.system} WHERE conversation_id = $1
+    `SELECT 'system' AS kind, message::text, metadata::text, NULL::text AS view FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
-(SELECT 'entry', message::text, metadata::text FROM ${tables.entries}
+(SELECT 'entry', message::text, metadata::text, view FROM ${tables.entries}
  WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2)`,
   );
 
@@ -251,7 +258,7 @@ UNION ALL
 UNION ALL
 SELECT '[' || last_turn_seq || ',' || last_position || ',[' || entries || ']]' FROM ${tables.segments} WHERE conversation_id = $1
 UNION ALL
-SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']'
+SELECT '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || coalesce(',' || view, '') || ']'
 FROM ${tables.entries} WHERE conversation_id = $1`,
   );
 
@@ -279,7 +286,8 @@ FROM ${tables.entries} WHERE conversation_id = $1`,
   const compactionPlanStatement = sql(
     // The turn number comes back as text (pg's bigint), but the rows are ordered by the column: ordered by the text, 10
     // would come before 9 and a run's range would span entries of other runs.
-    `SELECT entry.turn_seq AS turn, entry.position, octet_length(entry.message::text) + octet_length(entry.metadata::text)
+    `SELECT entry.turn_seq AS turn, entry.position,
+  octet_length(entry.message::text) + octet_length(entry.metadata::text) + coalesce(octet_length(entry.view), 0)
 FROM ${tables.entries} AS entry WHERE entry.conversation_id = $1 AND (entry.turn_seq, entry.position) < (
   SELECT turn_seq, position FROM ${tables.entries} WHERE conversation_id = $1
   ORDER BY turn_seq DESC, position DESC OFFSET $2 LIMIT 1
@@ -299,11 +307,14 @@ moved AS (
   WHERE entry.conversation_id = $1
     AND (entry.turn_seq, entry.position) >= (runs.first_turn, runs.first_position)
     AND (entry.turn_seq, entry.position) <= (runs.last_turn, runs.last_position)
-  RETURNING entry.turn_seq, entry.position, entry.message, entry.metadata, runs.last_turn, runs.last_position
+  RETURNING entry.turn_seq, entry.position, entry.message, entry.metadata, entry.view, runs.last_turn, runs.last_position
 )
 INSERT INTO ${tables.segments} (conversation_id, last_turn_seq, last_position, entry_count, entries, keyed)
 SELECT $1, last_turn, last_position, count(*),
-  string_agg('[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || ']', ',' ORDER BY turn_seq, position),
+  string_agg(
+    '[' || turn_seq || ',' || position || ',' || message::text || ',' || metadata::text || coalesce(',' || view, '') || ']', ','
+    ORDER BY turn_seq, position
+  ),
   true
 FROM moved GROUP BY last_turn, last_position`,
   );
@@ -371,9 +382,9 @@ system AS (
     SET message = excluded.message, metadata = excluded.metadata, updated_at = now()
 ),
 entries AS (
-  INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata)
-  SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json
-  FROM claim, unnest($2::text[], $3::text[]) WITH ORDINALITY AS entry(message, metadata, position)
+  INSERT INTO ${tables.entries} (conversation_id, turn_seq, position, message, metadata, view)
+  SELECT $1, claim.turn_seq, entry.position, entry.message::json, entry.metadata::json, entry.view
+  FROM claim, unnest($2::text[], $3::text[], $11::text[]) WITH ORDINALITY AS entry(message, metadata, view, position)
   WHERE claim.claimed
 )
 SELECT conversation.compact, conversation.purge, claim.turn_seq AS seq, CASE
@@ -476,7 +487,10 @@ ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
       const { key, attemptId } = validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
-      const metadata = turn.entries.map((entry) => serializeMemoryMetadata(entry.metadata));
+      const serializeView = turnViewSerializer();
+      const split = turn.entries.map((entry) => splitTurnView(entry.metadata));
+      const metadata = split.map(({ rest }) => serializeMemoryMetadata(rest));
+      const views = split.map(({ view }) => (view === undefined ? null : JSON.stringify(serializeView(view))));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
       const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean; purge: boolean; seq: string }>({
@@ -492,6 +506,7 @@ ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
           compaction === false ? 0 : KEEP_NEWEST_ENTRIES + compaction.segmentEntries,
           turn.digest ?? null,
           crypto.randomUUID(),
+          views,
         ],
       });
       const [{ outcome, compact: due, purge, seq }] = rows;
@@ -585,11 +600,14 @@ ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
   };
 }
 
-/** An entry of a whole read: turn, position, message, metadata (turn and position null for the system message). */
-type EntryUnit = [number | null, number | null, unknown, unknown];
 /**
- * A segment: the key of its last entry and its entries, oldest first, each `[turn, position, message, metadata]`;
- * segments written by 0.2 hold `{ message, metadata }` without the key.
+ * An entry of a whole read: turn, position, message, metadata (turn and position null for the system message), and
+ * the turn view kept beside the metadata when there is one.
+ */
+type EntryUnit = [number | null, number | null, unknown, unknown, StoredTurnView?];
+/**
+ * A segment: the key of its last entry and its entries, oldest first, each `[turn, position, message, metadata]`
+ * (and the turn view); segments written by 0.2 hold `{ message, metadata }` without the key.
  */
 type SegmentUnit = [number, number, Array<EntryUnit | { message: unknown; metadata: unknown }>];
 /** A row of a windowed read, with its key. */
@@ -618,8 +636,8 @@ function entriesInAppendOrder(units: Array<EntryUnit | SegmentUnit | RowUnit>): 
     positions.push(position);
   };
   for (const unit of units) {
-    if (unit.length === 4) {
-      add(unit[0]!, unit[1]!, decodedMemoryEntry(unit[2], unit[3]));
+    if (unit.length !== 3) {
+      add(unit[0]!, unit[1]!, decodedEntryUnit(unit));
       continue;
     }
     const [turn, position, content] = unit;
@@ -628,7 +646,7 @@ function entriesInAppendOrder(units: Array<EntryUnit | SegmentUnit | RowUnit>): 
       continue;
     }
     for (const item of content) {
-      if (Array.isArray(item)) add(item[0]!, item[1]!, decodedMemoryEntry(item[2], item[3]));
+      if (Array.isArray(item)) add(item[0]!, item[1]!, decodedEntryUnit(item as EntryUnit));
       else {
         unkeyed = true;
         add(turn, position, decodedMemoryEntry(item.message, item.metadata));
@@ -697,6 +715,17 @@ function systemOfRows(rows: EntryRow[]): Pick<StoredHistory, 'system'> {
   return system === undefined ? {} : { system: toLazyEntry(system) };
 }
 
-function toLazyEntry(row: Pick<EntryRow, 'message' | 'metadata'>): MemoryEntry {
-  return lazyMemoryEntry(row.message, deserializeMemoryMetadata(row.metadata!));
+function toLazyEntry(row: Pick<EntryRow, 'message' | 'metadata' | 'view'>): MemoryEntry {
+  const metadata = deserializeMemoryMetadata(row.metadata!);
+  return lazyMemoryEntry(row.message, row.view === null ? metadata : withStoredTurnView(metadata, JSON.parse(row.view) as StoredTurnView));
+}
+
+function decodedEntryUnit([, , message, metadata, view]: EntryUnit): MemoryEntry {
+  const entry = decodedMemoryEntry(message, metadata);
+  return view === undefined ? entry : { message: entry.message, metadata: withStoredTurnView(entry.metadata, view) };
+}
+
+/** The metadata with the turn view kept beside it, decoded on first use (see `withLazyTurnView`). */
+function withStoredTurnView(metadata: MemoryEntryMetadata, view: StoredTurnView): MemoryEntryMetadata {
+  return withLazyTurnView(metadata, view.text, view.keys);
 }

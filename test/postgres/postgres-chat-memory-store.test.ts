@@ -254,6 +254,42 @@ describeWithServices('createPostgresChatMemoryStore (live PostgreSQL)', ['DATABA
       }
     });
 
+    it("keeps each turn's view beside its metadata, in rows and segments, beside rows 0.2 wrote with it in their metadata", async () => {
+      const viewed = conversation.map((entries, turn) =>
+        turn % 4 === 3
+          ? entries
+          : entriesOf(
+              entries.map((entry) => entry.message),
+              {
+                retrieved: [{ id: `doc-${turn}`, score: turn / 10 }],
+                ui: {
+                  sources: [{ sourceType: 'document', id: `doc-${turn}`, mediaType: 'text/plain', title: `Doc "${turn}"` }],
+                  metadata: { at: new Date(turn) },
+                },
+              },
+            ),
+      );
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction });
+      const reference = createInMemoryChatMemoryStore();
+      await appendAll(store, 'views', viewed.slice(0, 30));
+      // The first 30 turns as 0.2 wrote them: the view inside the metadata.
+      const { rowCount } = await pool.query(
+        `UPDATE "${tableName}" SET metadata = (metadata::jsonb || (view::json->>'text')::jsonb)::json, view = NULL
+WHERE conversation_id = 'views' AND view IS NOT NULL`,
+      );
+      expect(rowCount).toBeGreaterThan(20);
+      for (const entries of viewed.slice(30)) await store.appendTurn('views', turnOf(entries));
+      await appendAll(reference, 'views', viewed);
+
+      expect((await countRows('views')).segments).toBeGreaterThanOrEqual(3);
+      await expectSameHistory(store, reference, 'views');
+      const isDeferred = (entry: MemoryEntry) => typeof Object.getOwnPropertyDescriptor(entry.metadata, 'ui')?.get === 'function';
+      // Turn 58 (two entries) has a view, turn 59 (three) none.
+      const newest = (await store.read('views', { last: 5 })).entries;
+      expect(newest.map(isDeferred)).toEqual([true, true, false, false, false]);
+      expect(newest[1].metadata.ui).toEqual(viewed[58].at(-1)!.metadata.ui);
+    });
+
     it('compacts a conversation stored before segments existed on its next append', async () => {
       const reference = createInMemoryChatMemoryStore();
       await appendAll(createPostgresChatMemoryStore({ pool, tableName, compaction: false }), 'before-segments', conversation.slice(0, 50));
