@@ -124,7 +124,7 @@ interface EntryRow {
  * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per entry)
  * is kept in the entry's `view` column, in rows and segments, and decoded when first used, so a window, which never
  * uses it, does not decode it. Rows 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries
- * written since without it.
+ * written since without it, and its compaction would move them into segments without it (upgrade every process first).
  *
  * Reads use the primary keys to take the latest N entries. Conversation ids
  * only ever travel as query parameters. Conversations stored by 0.1 are
