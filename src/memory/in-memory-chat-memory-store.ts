@@ -229,10 +229,7 @@ function serializeEntry(entry: MemoryEntry, serializeView = turnViewSerializer()
 
 function lazyEntry(stored: StoredEntry): MemoryEntry {
   const metadata = deserializeMemoryMetadata(stored.metadata, stored.typed);
-  return lazyMemoryEntry(
-    stored.message,
-    stored.view === undefined ? metadata : withLazyTurnView(metadata, stored.view.text, stored.view.keys),
-  );
+  return lazyMemoryEntry(stored.message, stored.view === undefined ? metadata : withLazyTurnView(metadata, stored.view));
 }
 
 function decodeEntry({ message, metadata, view, typed }: StoredEntry): MemoryEntry {

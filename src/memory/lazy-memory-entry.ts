@@ -37,16 +37,16 @@ export function splitTurnView(metadata: MemoryEntryMetadata): {
 }
 
 /**
- * Gives `metadata` (owned by the caller) the turn view's `keys`, decoded from `viewText` on first use: a window read
- * decodes a few hundred bytes per entry instead of the view's kilobytes (five sources' texts and scores).
+ * Gives `metadata` (owned by the caller) the keys of the stored turn view, decoded from its text on first use: a window
+ * read decodes a few hundred bytes per entry instead of the view's kilobytes (five sources' texts and scores).
  */
-export function withLazyTurnView(metadata: MemoryEntryMetadata, viewText: string, keys: readonly (keyof TurnView)[]): MemoryEntryMetadata {
+export function withLazyTurnView(metadata: MemoryEntryMetadata, { text, keys }: StoredTurnView): MemoryEntryMetadata {
   let view: TurnView | undefined;
   for (const key of keys) {
     Object.defineProperty(metadata, key, {
       enumerable: true,
       configurable: true,
-      get: () => (view ??= deserializeMemoryValue(viewText) as TurnView)[key],
+      get: () => (view ??= deserializeMemoryValue(text) as TurnView)[key],
       set: (value: unknown) => Object.defineProperty(metadata, key, { value, enumerable: true, configurable: true, writable: true }),
     });
   }
@@ -67,5 +67,19 @@ export function turnViewSerializer(): (view: TurnView) => StoredTurnView {
       last = { view, stored: { text: serializeMemoryValue(view), keys: TURN_VIEW_KEYS.filter((key) => view[key] !== undefined) } };
     }
     return last.stored;
+  };
+}
+
+/**
+ * Like `turnViewSerializer`, for stores that keep the stored view beside an entry's metadata as JSON text: a turn's
+ * entries share one text, made once.
+ */
+export function turnViewJsonSerializer(): (view: TurnView) => string {
+  const serialize = turnViewSerializer();
+  let last: { readonly stored: StoredTurnView; readonly json: string } | undefined;
+  return (view) => {
+    const stored = serialize(view);
+    if (last?.stored !== stored) last = { stored, json: JSON.stringify(stored) };
+    return last.json;
   };
 }

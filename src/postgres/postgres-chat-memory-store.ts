@@ -8,8 +8,14 @@ import type {
   ThreadedChatMemoryStore,
 } from '../memory/chat-memory-store.ts';
 import { type ChatThreadPage, checkListThreadsOptions, checkThreadOwner, checkThreadTitle, threadPage } from '../memory/chat-thread.ts';
-import { lazyMemoryEntry, splitTurnView, type StoredTurnView, turnViewSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
-import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
+import {
+  lazyMemoryEntry,
+  splitTurnView,
+  type StoredTurnView,
+  turnViewJsonSerializer,
+  withLazyTurnView,
+} from '../memory/lazy-memory-entry.ts';
+import type { MemoryEntry } from '../memory/memory-entry.ts';
 import {
   decodedMemoryEntry,
   deserializeMemoryMetadata,
@@ -487,10 +493,10 @@ ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
       const { key, attemptId } = validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       const messages = turn.entries.map((entry) => serializeMemoryValue(entry.message));
-      const serializeView = turnViewSerializer();
+      const serializeView = turnViewJsonSerializer();
       const split = turn.entries.map((entry) => splitTurnView(entry.metadata));
       const metadata = split.map(({ rest }) => serializeMemoryMetadata(rest));
-      const views = split.map(({ view }) => (view === undefined ? null : JSON.stringify(serializeView(view))));
+      const views = split.map(({ view }) => (view === undefined ? null : serializeView(view)));
       const system = turn.system;
       await ready(callOptions?.abortSignal);
       const { rows } = await pool.query<{ outcome: AppendOutcome; compact: boolean; purge: boolean; seq: string }>({
@@ -717,15 +723,10 @@ function systemOfRows(rows: EntryRow[]): Pick<StoredHistory, 'system'> {
 
 function toLazyEntry(row: Pick<EntryRow, 'message' | 'metadata' | 'view'>): MemoryEntry {
   const metadata = deserializeMemoryMetadata(row.metadata!);
-  return lazyMemoryEntry(row.message, row.view === null ? metadata : withStoredTurnView(metadata, JSON.parse(row.view) as StoredTurnView));
+  return lazyMemoryEntry(row.message, row.view === null ? metadata : withLazyTurnView(metadata, JSON.parse(row.view) as StoredTurnView));
 }
 
 function decodedEntryUnit([, , message, metadata, view]: EntryUnit): MemoryEntry {
   const entry = decodedMemoryEntry(message, metadata);
-  return view === undefined ? entry : { message: entry.message, metadata: withStoredTurnView(entry.metadata, view) };
-}
-
-/** The metadata with the turn view kept beside it, decoded on first use (see `withLazyTurnView`). */
-function withStoredTurnView(metadata: MemoryEntryMetadata, view: StoredTurnView): MemoryEntryMetadata {
-  return withLazyTurnView(metadata, view.text, view.keys);
+  return view === undefined ? entry : { message: entry.message, metadata: withLazyTurnView(entry.metadata, view) };
 }

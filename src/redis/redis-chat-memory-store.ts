@@ -23,7 +23,7 @@ import {
 } from '../memory/chat-thread.ts';
 import { REPLACED_TURN_SCAN } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
-import { splitTurnView, type StoredTurnView, turnViewSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
+import { splitTurnView, type StoredTurnView, turnViewJsonSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
 import {
   deserializeMemoryEntries,
   deserializeMemoryEntry,
@@ -416,10 +416,10 @@ export function createRedisChatMemoryStore(
       validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       const apart: string[] = [];
-      const serializeView = turnViewSerializer();
+      const serializeView = turnViewJsonSerializer();
       const entries = turn.entries.map((entry) => {
         const { rest, view } = splitTurnView(entry.metadata);
-        const viewField = view === undefined ? '' : `,"view":${JSON.stringify(serializeView(view))}`;
+        const viewField = view === undefined ? '' : `,"view":${serializeView(view)}`;
         const serialized = serializeMemoryEntry({ message: entry.message, metadata: rest });
         if (serialized.length <= MESSAGE_APART_CHARS) return `${serialized.slice(0, -1)}${viewField}}`;
         const field = apartField(rest);
@@ -652,9 +652,10 @@ function entriesOfLogBytes(logged: Buffer): Array<MemoryEntry | EntryApart> {
  * on first use. Entries written before the view was kept apart hold it in their metadata, decoded with the rest.
  */
 function withTurnView(entry: MemoryEntry | EntryApart): MemoryEntry | EntryApart {
-  const { view, ...stored } = entry as (MemoryEntry | EntryApart) & { readonly view?: StoredTurnView };
-  if (view === undefined) return entry;
-  withLazyTurnView(stored.metadata, view.text, view.keys);
+  // Checked before the copy: most entries have no view, and a whole read of a long conversation would copy each.
+  if ((entry as { readonly view?: StoredTurnView }).view === undefined) return entry;
+  const { view, ...stored } = entry as (MemoryEntry | EntryApart) & { readonly view: StoredTurnView };
+  withLazyTurnView(stored.metadata, view);
   return stored;
 }
 
