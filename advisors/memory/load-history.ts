@@ -67,7 +67,7 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
     request.context,
     { name: 'ai_advisors.memory.read', attributes: { 'ai_advisors.advisor.name': name } },
     async (span) => {
-      const read = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
+      const read = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true, omitTurnView: true });
       span.setAttributes({ 'ai_advisors.memory.messages': read.length });
       return read;
     },
@@ -186,7 +186,11 @@ async function regenerateTurn(
     before = stored.slice(0, start);
     replaced = stored[start];
   } else if (turnId !== undefined) {
-    const found = await memory.readBefore(conversationId, turnId, { abortSignal: request.abortSignal, keepOpenToolCalls: true });
+    const found = await memory.readBefore(conversationId, turnId, {
+      abortSignal: request.abortSignal,
+      keepOpenToolCalls: true,
+      omitTurnView: true,
+    });
     if (found === undefined) return undefined;
     before = found.history.filter((entry) => entry.message.role !== 'system');
     replaced = found.turn[0];

@@ -497,10 +497,13 @@ async function lastStoredMetadata() {
 }
 let storedMetadata: Awaited<ReturnType<typeof lastStoredMetadata>> = {};
 
-/** A window read and an append on a memory of the same size holding the same turns, and one BM25 search, each timed. */
+/**
+ * A window read (as the memory advisor reads: open tool calls kept, turn views left out) and an append on a memory of the
+ * same size holding the same turns, and one BM25 search, each timed.
+ */
 async function necessaryPartsAlone(question: string, iteration: number) {
   const readStart = performance.now();
-  await aloneMemory.read('alone');
+  await aloneMemory.read('alone', { keepOpenToolCalls: true, omitTurnView: true });
   const readEnd = performance.now();
   await aloneMemory.appendTurn(
     'alone',

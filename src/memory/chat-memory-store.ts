@@ -18,6 +18,12 @@ export interface StoreReadOptions extends StoreCallOptions {
    * for messages it keeps apart because of their size.
    */
   readonly windowBudget?: { readonly key: string; readonly budget: number };
+  /**
+   * The caller needs no turn view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes
+   * per entry): a store may leave it out of the entries it returns. The in-memory and PostgreSQL stores do, sparing
+   * the PostgreSQL read its transfer; the Redis store, which keeps it inside each log entry, returns it regardless.
+   */
+  readonly omitTurnView?: boolean;
 }
 
 /** Identifies one attempt to append a turn: the idempotency key of the append and the attempt that carries it. */

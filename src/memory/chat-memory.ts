@@ -85,7 +85,14 @@ export interface ChatMemoryCallOptions {
 }
 
 /** Options of `ChatMemory.read`. */
-export interface ChatMemoryReadOptions extends ChatMemoryCallOptions, ToolPairingOptions {}
+export interface ChatMemoryReadOptions extends ChatMemoryCallOptions, ToolPairingOptions {
+  /**
+   * Only the messages and the metadata that orders them are used (the history sent to a model): the store may leave
+   * each entry's turn view (`retrieved`, `ui`) out (see `StoreReadOptions.omitTurnView`). The chat memory advisors
+   * read this way.
+   */
+  readonly omitTurnView?: boolean;
+}
 
 /** Options of `ChatMemory.appendTurn`. */
 export interface AppendTurnOptions extends ChatMemoryCallOptions {
@@ -268,10 +275,15 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   }
 
   /** Reads the conversation's newest `last` entries (all when undefined) from the store. */
-  function storeSource(conversationId: string, abortSignal: AbortSignal | undefined): HistorySource {
+  function storeSource(conversationId: string, { abortSignal, omitTurnView }: ChatMemoryReadOptions): HistorySource {
     return (last, windowBudget) =>
       callStore('read', { timeoutMs: timeout, abortSignal }, (signal) =>
-        store.read(conversationId, { last, abortSignal: signal, ...(windowBudget === undefined ? {} : { windowBudget }) }),
+        store.read(conversationId, {
+          last,
+          abortSignal: signal,
+          ...(windowBudget === undefined ? {} : { windowBudget }),
+          ...(omitTurnView === true ? { omitTurnView } : {}),
+        }),
       );
   }
 
@@ -312,7 +324,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
   async function readUnsummarised(
     conversationId: string,
   ): Promise<{ system?: MemoryEntry; summary?: StoredSummary; entries: MemoryEntry[] }> {
-    const source = storeSource(conversationId, undefined);
+    const source = storeSource(conversationId, { omitTurnView: true });
     for (let limit = INITIAL_READ_SIZE; ; limit *= 2) {
       const read = await source(limit, undefined);
       const complete = read.entries.length < limit;
@@ -375,7 +387,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
    */
   async function systemKeepingSummary(conversationId: string, system: MemoryEntry | undefined, regenerates: string | undefined) {
     if (system === undefined && regenerates === undefined) return undefined;
-    const stored = (await storeSource(conversationId, undefined)(0, undefined)).system;
+    const stored = (await storeSource(conversationId, {})(0, undefined)).system;
     const summary = summaryOf(stored);
     if (summary === undefined) return system;
     let kept: StoredSummary | undefined = summary;
@@ -497,7 +509,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     async read(conversationId, options = {}) {
       validateConversationId(conversationId, component);
       await settleUnknownAppends(conversationId, options.abortSignal);
-      return readWindowed(storeSource(conversationId, options.abortSignal), options);
+      return readWindowed(storeSource(conversationId, options), options);
     },
 
     async readBefore(conversationId, turnId, options = {}) {
@@ -505,7 +517,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
       validateAppendKey(turnId, 'turnId', component);
       await settleUnknownAppends(conversationId, options.abortSignal);
       // Rare (a regeneration or edit of a turn older than the window), so one whole read is worth it.
-      const whole = await storeSource(conversationId, options.abortSignal)(undefined, undefined);
+      const whole = await storeSource(conversationId, options)(undefined, undefined);
       const current = dropRegeneratedTurns(orderByTurn(whole.entries)).entries;
       const start = current.findIndex((entry) => standsForTurn(entry.metadata, turnId));
       if (start === -1) return undefined;
@@ -520,7 +532,8 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     async messages(conversationId, options = {}) {
       validateConversationId(conversationId, component);
       await settleUnknownAppends(conversationId, options.abortSignal);
-      return (await readWindowed(storeSource(conversationId, options.abortSignal), {})).map((entry) => entry.message);
+      const source = storeSource(conversationId, { abortSignal: options.abortSignal, omitTurnView: true });
+      return (await readWindowed(source, {})).map((entry) => entry.message);
     },
 
     async clear(conversationId, options = {}) {

@@ -131,16 +131,17 @@ export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore &
       options?.abortSignal?.throwIfAborted();
       const conversation = conversations.get(conversationId);
       if (conversation === undefined) return { entries: [] };
+      const withView = options?.omitTurnView !== true;
       if (last === undefined) {
         // A whole read has every message used: decoded now, without the wrapper that defers it.
         return {
-          ...(conversation.system === undefined ? {} : { system: decodeEntry(conversation.system) }),
-          entries: conversation.entries.map(decodeEntry),
+          ...(conversation.system === undefined ? {} : { system: decodeEntry(conversation.system, withView) }),
+          entries: conversation.entries.map((entry) => decodeEntry(entry, withView)),
         };
       }
       return {
-        ...(conversation.system === undefined ? {} : { system: lazyEntry(conversation.system) }),
-        entries: last === 0 ? [] : conversation.entries.slice(-last).map(lazyEntry),
+        ...(conversation.system === undefined ? {} : { system: lazyEntry(conversation.system, withView) }),
+        entries: last === 0 ? [] : conversation.entries.slice(-last).map((entry) => lazyEntry(entry, withView)),
       };
     },
 
@@ -227,15 +228,15 @@ function serializeEntry(entry: MemoryEntry, serializeView = turnViewSerializer()
   return view === undefined ? { message, metadata, typed } : { message, metadata, view: serializeView(view), typed };
 }
 
-function lazyEntry(stored: StoredEntry): MemoryEntry {
+function lazyEntry(stored: StoredEntry, withView: boolean): MemoryEntry {
   const metadata = deserializeMemoryMetadata(stored.metadata, stored.typed);
-  return lazyMemoryEntry(stored.message, stored.view === undefined ? metadata : withLazyTurnView(metadata, stored.view));
+  return lazyMemoryEntry(stored.message, stored.view === undefined || !withView ? metadata : withLazyTurnView(metadata, stored.view));
 }
 
-function decodeEntry({ message, metadata, view, typed }: StoredEntry): MemoryEntry {
+function decodeEntry({ message, metadata, view, typed }: StoredEntry, withView: boolean): MemoryEntry {
   const decoded = deserializeMemoryMetadata(metadata, typed);
   return {
     message: deserializeMemoryValue(message, typed) as ModelMessage,
-    metadata: view === undefined ? decoded : { ...decoded, ...(deserializeMemoryValue(view.text) as TurnView) },
+    metadata: view === undefined || !withView ? decoded : { ...decoded, ...(deserializeMemoryValue(view.text) as TurnView) },
   };
 }

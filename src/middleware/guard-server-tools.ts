@@ -138,7 +138,7 @@ type RunOutcome = { readonly output: unknown } | { readonly error: unknown };
 async function claimRun(guard: Guard, { toolCallId, messages, abortSignal }: ToolExecutionOptions<unknown>): Promise<Run> {
   const approval = approvalOf(messages, toolCallId);
   if (approval === undefined) return { step: toolCallStep(guard.conversationId, toolCallId) };
-  const history = await guard.memory.read(guard.conversationId, { keepOpenToolCalls: true, abortSignal });
+  const history = await guard.memory.read(guard.conversationId, { keepOpenToolCalls: true, omitTurnView: true, abortSignal });
   const call = history.findLast((entry) => entryCalls(entry, toolCallId));
   if (call === undefined) {
     throw new AdvisorArgumentError({
@@ -211,7 +211,7 @@ async function recordRun(
 async function resultOfOtherRun(guard: Guard, toolCallId: string, abortSignal: AbortSignal | undefined): Promise<unknown> {
   const deadline = Date.now() + guard.waitForRunMs;
   for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
-    const history = await guard.memory.read(guard.conversationId, { keepOpenToolCalls: true, abortSignal });
+    const history = await guard.memory.read(guard.conversationId, { keepOpenToolCalls: true, omitTurnView: true, abortSignal });
     const output = storedResult(history, toolCallId);
     if (output !== undefined) return toolOutput(output, toolCallId);
     if (Date.now() + delay > deadline) break;

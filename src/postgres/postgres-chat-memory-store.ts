@@ -129,7 +129,8 @@ interface EntryRow {
  *
  * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per entry)
  * is kept in the entry's `view` column, in rows and segments, and decoded when first used, so a window, which never
- * uses it, does not decode it. Rows 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries
+ * uses it, does not decode it; a windowed read with `omitTurnView` (the chat memory advisors') does not fetch it from
+ * the rows at all. Rows 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries
  * written since without it, and its compaction would move them into segments without it (upgrade every process first).
  *
  * Reads use the primary keys to take the latest N entries. Conversation ids
@@ -197,8 +198,8 @@ export function createPostgresChatMemoryStore(
 
   const readLatestStatement = sql(
     `WITH tail AS (
-  SELECT message::text AS message, metadata::text AS metadata, view, turn_seq, position FROM ${tables.entries}
-  WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2
+  SELECT message::text AS message, metadata::text AS metadata, CASE WHEN $3 THEN view END AS view, turn_seq, position
+  FROM ${tables.entries} WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2
 ),
 segments AS (
   SELECT last_turn_seq, last_position, entries,
@@ -226,11 +227,12 @@ WHERE EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1 AND NO
    * keeps only the newest messages. The columns come back as text: most entries then decode with JSON.parse alone.
    * Past the entries that are always rows, when the rows newer than every segment are fewer than `last`, the newest
    * segments that make up the rest come too; rows left out of segments (large entries, a run too short to close) may
-   * be older than a segment, so rows and segments are put in order by their keys.
+   * be older than a segment, so rows and segments are put in order by their keys. Without `withView`, rows come
+   * without their turn views (the column is never read); segments hold theirs inside and keep them.
    */
-  async function readLatest(conversationId: string, last: number): Promise<StoredHistory> {
-    if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last);
-    const { rows } = await pool.query<EntryRow>({ ...readLatestStatement, values: [conversationId, last] });
+  async function readLatest(conversationId: string, last: number, withView: boolean): Promise<StoredHistory> {
+    if (last <= KEEP_NEWEST_ENTRIES) return readNewestRows(conversationId, last, withView);
+    const { rows } = await pool.query<EntryRow>({ ...readLatestStatement, values: [conversationId, last, withView] });
     if (rows.some((row) => row.kind === 'unkeyed')) {
       // Segments written by 0.2 may be filed out of order: only a whole read can put their entries back in place.
       const whole = await readWhole(conversationId);
@@ -249,13 +251,13 @@ WHERE EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1 AND NO
   const readNewestRowsStatement = sql(
     `SELECT 'system' AS kind, message::text, metadata::text, NULL::text AS view FROM ${tables.system} WHERE conversation_id = $1
 UNION ALL
-(SELECT 'entry', message::text, metadata::text, view FROM ${tables.entries}
+(SELECT 'entry', message::text, metadata::text, CASE WHEN $3 THEN view END FROM ${tables.entries}
  WHERE conversation_id = $1 ORDER BY turn_seq DESC, position DESC LIMIT $2)`,
   );
 
   /** The newest `last` entries when they are all rows (at most the 64 a compaction leaves). */
-  async function readNewestRows(conversationId: string, last: number): Promise<StoredHistory> {
-    const { rows } = await pool.query<EntryRow>({ ...readNewestRowsStatement, values: [conversationId, last] });
+  async function readNewestRows(conversationId: string, last: number, withView: boolean): Promise<StoredHistory> {
+    const { rows } = await pool.query<EntryRow>({ ...readNewestRowsStatement, values: [conversationId, last, withView] });
     return windowedHistory(rows);
   }
 
@@ -538,7 +540,7 @@ ORDER BY thread.updated_at DESC, thread.conversation_id DESC LIMIT $4`,
       validateConversationId(conversationId, component);
       const last = validateReadLimit(readOptions?.last, component);
       await ready(readOptions?.abortSignal);
-      return last === undefined ? readWhole(conversationId) : readLatest(conversationId, last);
+      return last === undefined ? readWhole(conversationId) : readLatest(conversationId, last, readOptions?.omitTurnView !== true);
     },
 
     async clear(conversationId, callOptions) {

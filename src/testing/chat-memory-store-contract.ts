@@ -188,6 +188,35 @@ export function describeChatMemoryStoreContract(name: string, createStore: () =>
       }
     });
 
+    it('reads the same history with omitTurnView, each turn view either left out or whole', async () => {
+      const store = createStore();
+      const conversation = id('omit-view');
+      const turns = Array.from({ length: 6 }, (_, turn) =>
+        entriesOf(
+          [
+            { role: 'user', content: `q${turn}` },
+            { role: 'assistant', content: `a${turn}` },
+          ],
+          turn % 2 === 0 ? { retrieved: [{ id: `doc-${turn}`, score: turn }], ui: { sources: [], metadata: { turn } } } : {},
+        ),
+      );
+      for (const entries of turns) expect(await store.appendTurn(conversation, turnOf(entries))).toBe('stored');
+      const withoutView = (entry: MemoryEntry) => {
+        const { retrieved, ui, ...rest } = entry.metadata;
+        return { message: entry.message, metadata: rest };
+      };
+      for (const last of [undefined, 5]) {
+        const full = (await store.read(conversation, { last })).entries;
+        const omitted = (await store.read(conversation, { last, omitTurnView: true })).entries;
+        expect(omitted.map(withoutView)).toEqual(full.map(withoutView));
+        omitted.forEach((entry, index) => {
+          for (const key of ['retrieved', 'ui'] as const) {
+            if (key in entry.metadata) expect(entry.metadata[key]).toEqual(full[index].metadata[key]);
+          }
+        });
+      }
+    });
+
     it('returns turns in append order and the latest N entries on request', async () => {
       const store = createStore();
       const conversation = id('order');

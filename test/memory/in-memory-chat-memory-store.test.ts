@@ -17,6 +17,29 @@ describe('createInMemoryChatMemoryStore', () => {
     expect((await store.read('c')).entries[0].message.content).toEqual([{ type: 'text', text: 'original' }]);
   });
 
+  it('leaves turn views out of reads with omitTurnView, whole and windowed', async () => {
+    const store = createInMemoryChatMemoryStore();
+    const view = { retrieved: [{ id: 'doc-1' }], ui: { sources: [] } };
+    await store.appendTurn(
+      'c',
+      turnOf(
+        entriesOf(
+          [
+            { role: 'user', content: 'q' },
+            { role: 'assistant', content: 'a' },
+          ],
+          view,
+        ),
+      ),
+    );
+    for (const last of [undefined, 1]) {
+      const [entry] = (await store.read('c', { last, omitTurnView: true })).entries.slice(-1);
+      expect(entry.metadata).not.toHaveProperty('retrieved');
+      expect(entry.metadata).not.toHaveProperty('ui');
+      expect((await store.read('c', { last })).entries.at(-1)!.metadata).toMatchObject(view);
+    }
+  });
+
   it('lists only conversations with messages: settling an append creates none, and clear forgets its keys', async () => {
     const store = createInMemoryChatMemoryStore();
     expect(await store.settleAppend('settled-only', { key: 'k', attemptId: 'a' })).toBe('absent');

@@ -288,6 +288,18 @@ WHERE conversation_id = 'views' AND view IS NOT NULL`,
       const newest = (await store.read('views', { last: 5 })).entries;
       expect(newest.map(isDeferred)).toEqual([true, true, false, false, false]);
       expect(newest[1].metadata.ui).toEqual(viewed[58].at(-1)!.metadata.ui);
+
+      // A read that needs no view (the chat memory advisors') leaves the rows' views out; segments keep theirs.
+      const hasView = (entry: MemoryEntry) => 'ui' in entry.metadata || 'retrieved' in entry.metadata;
+      const rowsOnly = (await store.read('views', { last: 5, omitTurnView: true })).entries;
+      expect(rowsOnly.map((entry) => entry.message)).toEqual(newest.map((entry) => entry.message));
+      expect(rowsOnly.some(hasView)).toBe(false);
+      const long = await store.read('views', { last: 100, omitTurnView: true });
+      const full = (await store.read('views', { last: 100 })).entries;
+      expect(long.entries.map((entry) => entry.message)).toEqual(full.map((entry) => entry.message));
+      const viewed100 = long.entries.filter(hasView);
+      expect(viewed100.length).toBeGreaterThan(0);
+      expect(viewed100.length).toBeLessThan(full.filter(hasView).length);
     });
 
     it('compacts a conversation stored before segments existed on its next append', async () => {

@@ -81,6 +81,27 @@ describe('messageMemoryAdvisor', () => {
     }
   });
 
+  it('reads the history without the turns’ views (retrieved documents, sources), which the model is never sent', async () => {
+    const store = createInMemoryChatMemoryStore();
+    const reads: Array<boolean | undefined> = [];
+    const recording: ChatMemoryStore = {
+      ...store,
+      read: (conversationId, options) => {
+        reads.push(options?.omitTurnView);
+        return store.read(conversationId, options);
+      },
+    };
+    const memory = createChatMemory({ store: recording });
+    const model = mockModel([textParts(['Paris.']), textParts(['About 2 million.'])]);
+    const chat = createChatClient({ model, advisors: [fakeRag, messageMemoryAdvisor({ memory })] });
+    await streamTurn(chat, 'Capital of France?');
+    await streamTurn(chat, 'Population?');
+
+    expect(reads).toEqual([true, true]);
+    expect(JSON.stringify(model.doStreamCalls[1].prompt)).not.toContain('doc-7');
+    expect((await memory.read('c-1')).at(-3)!.metadata.retrieved).toEqual([{ id: 'doc-7', score: 0.83 }]);
+  });
+
   it('replaces the messages the caller re-sends (useChat history) with the stored history', async () => {
     const memory = createChatMemory({ window: false });
     await memory.appendTurn('c-1', [
