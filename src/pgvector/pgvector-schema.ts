@@ -1,5 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkOptions } from '../util/check-options.ts';
+import { addMissingColumnsSql, createMissingIndexSql } from '../postgres/schema-changes.ts';
 
 /** How vectors are compared. Scores are mapped so that higher is always better (see `createPgVectorStore`). */
 export type PgVectorDistance = 'cosine' | 'l2' | 'inner-product';
@@ -193,8 +194,6 @@ export function pgVectorMigration(options: PgVectorTableOptions): string {
 export function migrationSql(table: PgVectorTable): string {
   const { qualifiedName, tableName, dimensions, index, textSearchConfig } = table;
   const { operatorClass } = DISTANCE_OPERATORS[table.distance];
-  // An index lives in its table's schema, so its name is never qualified.
-  const indexName = `"${table.embeddingIndexName}"`;
   const statements = [
     'CREATE EXTENSION IF NOT EXISTS vector',
     `CREATE TABLE IF NOT EXISTS ${qualifiedName} (
@@ -207,7 +206,7 @@ export function migrationSql(table: PgVectorTable): string {
   PRIMARY KEY (scope, id)
 )`,
     // Tables made before scopes: add the column and move the primary key from (id) to (scope, id).
-    `ALTER TABLE ${qualifiedName} ADD COLUMN IF NOT EXISTS scope text NOT NULL DEFAULT ''`,
+    addMissingColumnsSql([{ table: qualifiedName, column: 'scope', definition: "text NOT NULL DEFAULT ''" }]),
     `DO $migrate$
 DECLARE
   key_name name;
@@ -220,16 +219,24 @@ BEGIN
   END IF;
 END
 $migrate$`,
-    `CREATE INDEX IF NOT EXISTS "${tableName}_id" ON ${qualifiedName} (id)`,
-    `CREATE INDEX IF NOT EXISTS "${tableName}_text_search" ON ${qualifiedName} USING gin (text_search)`,
+    createMissingIndexSql({ table: qualifiedName, index: `${tableName}_id`, definition: '(id)' }),
+    createMissingIndexSql({ table: qualifiedName, index: `${tableName}_text_search`, definition: 'USING gin (text_search)' }),
   ];
   if (index.type === 'hnsw') {
     statements.push(
-      `CREATE INDEX IF NOT EXISTS ${indexName} ON ${qualifiedName} USING hnsw (embedding ${operatorClass}) WITH (m = ${index.m}, ef_construction = ${index.efConstruction})`,
+      createMissingIndexSql({
+        table: qualifiedName,
+        index: table.embeddingIndexName,
+        definition: `USING hnsw (embedding ${operatorClass}) WITH (m = ${index.m}, ef_construction = ${index.efConstruction})`,
+      }),
     );
   } else if (index.type === 'ivfflat') {
     statements.push(
-      `CREATE INDEX IF NOT EXISTS ${indexName} ON ${qualifiedName} USING ivfflat (embedding ${operatorClass}) WITH (lists = ${index.lists})`,
+      createMissingIndexSql({
+        table: qualifiedName,
+        index: table.embeddingIndexName,
+        definition: `USING ivfflat (embedding ${operatorClass}) WITH (lists = ${index.lists})`,
+      }),
     );
   }
   return `${statements.join(';\n')};`;

@@ -1,4 +1,5 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
+import { addMissingColumnsSql, createMissingIndexSql } from './schema-changes.ts';
 
 /** The tables of the PostgreSQL chat memory store, for `chatMemoryMigration`. */
 export interface ChatMemoryTableOptions {
@@ -23,7 +24,7 @@ export interface ChatMemoryTables {
   readonly conversations: string;
   /** Per conversation with an owner: the user, the title, when it was created and last active. */
   readonly threads: string;
-  /** The index of a user's threads by last activity (unqualified: an index lives in its table's schema). */
+  /** The index of a user's threads by last activity, a plain name (unqualified: an index lives in its table's schema). */
   readonly threadsByOwner: string;
   readonly turnSequence: string;
   /** Key for the advisory lock that serializes concurrent migrations. */
@@ -53,7 +54,7 @@ export function chatMemoryTables(
     segments: qualified(`${tableName}_segments`),
     conversations: qualified(`${tableName}_conversations`),
     threads: qualified(`${tableName}_threads`),
-    threadsByOwner: `"${tableName}_threads_by_owner"`,
+    threadsByOwner: `${tableName}_threads_by_owner`,
     turnSequence: qualified(`${tableName}_turn_seq`),
     lockKey: `ai-advisors:chat-memory:${schemaName}.${tableName}`,
   };
@@ -105,18 +106,6 @@ CREATE TABLE IF NOT EXISTS ${tables.appends} (
   append_key text NOT NULL,
   PRIMARY KEY (conversation_id, append_key)
 );
-DO $$ BEGIN
-  -- Only when missing: an ALTER TABLE locks the entries table even when it changes nothing, and reads would wait on it.
-  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${tables.entries}'::regclass AND attname = 'view' AND NOT attisdropped) THEN
-    ALTER TABLE ${tables.entries} ADD COLUMN view text;
-  END IF;
-END $$;
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS stored boolean NOT NULL DEFAULT true;
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS turn_seq bigint;
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS digest text;
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS claim text;
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS cancelled text[];
-ALTER TABLE ${tables.appends} ADD COLUMN IF NOT EXISTS settled_at timestamptz;
 CREATE TABLE IF NOT EXISTS ${tables.segments} (
   conversation_id text NOT NULL,
   last_turn_seq bigint NOT NULL,
@@ -125,7 +114,16 @@ CREATE TABLE IF NOT EXISTS ${tables.segments} (
   entries text NOT NULL,
   PRIMARY KEY (conversation_id, last_turn_seq, last_position)
 );
-ALTER TABLE ${tables.segments} ADD COLUMN IF NOT EXISTS keyed boolean NOT NULL DEFAULT false;
+${addMissingColumnsSql([
+  { table: tables.entries, column: 'view', definition: 'text' },
+  { table: tables.appends, column: 'stored', definition: 'boolean NOT NULL DEFAULT true' },
+  { table: tables.appends, column: 'turn_seq', definition: 'bigint' },
+  { table: tables.appends, column: 'digest', definition: 'text' },
+  { table: tables.appends, column: 'claim', definition: 'text' },
+  { table: tables.appends, column: 'cancelled', definition: 'text[]' },
+  { table: tables.appends, column: 'settled_at', definition: 'timestamptz' },
+  { table: tables.segments, column: 'keyed', definition: 'boolean NOT NULL DEFAULT false' },
+])};
 CREATE TABLE IF NOT EXISTS ${tables.conversations} (
   conversation_id text PRIMARY KEY,
   appended bigint NOT NULL,
@@ -138,5 +136,9 @@ CREATE TABLE IF NOT EXISTS ${tables.threads} (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );
-CREATE INDEX IF NOT EXISTS ${tables.threadsByOwner} ON ${tables.threads} (owner_id, updated_at DESC, conversation_id DESC);`;
+${createMissingIndexSql({
+  table: tables.threads,
+  index: tables.threadsByOwner,
+  definition: '(owner_id, updated_at DESC, conversation_id DESC)',
+})};`;
 }

@@ -202,6 +202,22 @@ describe.each(targets)('createPgVectorStore on $name', ({ start, createPool, ses
     );
   });
 
+  it('creates the indexes a table lacks when a store starts on it again, and searches as before', async () => {
+    const options = { index: { type: 'hnsw', m: 8, efConstruction: 32 } } as const;
+    const first = store(options);
+    await first.add([
+      { id: 'a', text: 'cat', metadata: {} },
+      { id: 'b', text: 'rocket', metadata: {} },
+    ]);
+    const table = first.tableName.split('.')[1].replaceAll('"', '');
+    const names = (await indexesOf(table)).map((index) => index.indexname);
+    await pool.query(`DROP INDEX "${table}_text_search"; DROP INDEX "${table}_embedding_hnsw"`);
+    const again = store({ ...options, tableName: table });
+    await again.migrate();
+    expect((await indexesOf(table)).map((index) => index.indexname)).toEqual(names);
+    expect((await again.search({ query: 'cat', topK: 1 })).map((document) => document.id)).toEqual(['a']);
+  });
+
   it('searches in a shape the planner can answer from the HNSW index', async () => {
     const vectorStore = store();
     await vectorStore.add([{ id: 'a', text: 'cat', metadata: {} }]);

@@ -140,6 +140,61 @@ describeWithServices('createPostgresChatMemoryStore (live PostgreSQL)', ['DATABA
     }
   });
 
+  it('starts beside open transactions on its tables without waiting for them: a migrated schema takes no table lock', async () => {
+    const busy = `${tableName}_busy`;
+    const locker = await pool.connect();
+    try {
+      await createPostgresChatMemoryStore({ pool, tableName: busy }).migrate();
+      // Another process mid-transaction: reading every table, writing a thread.
+      await locker.query(`BEGIN;
+SELECT 1 FROM "${busy}" UNION ALL SELECT 1 FROM "${busy}_appends" UNION ALL SELECT 1 FROM "${busy}_segments";
+INSERT INTO "${busy}_threads" VALUES ('t', 'owner', 'title', now(), now())`);
+      const starting = createPostgresChatMemoryStore({ pool, tableName: busy });
+      const turn = turnOf(entriesOf([{ role: 'user', content: 'while busy' }]));
+      const outcome = await Promise.race([
+        starting.appendTurn('started', turn),
+        new Promise((resolve) => setTimeout(resolve, 5_000, 'waited on a lock')),
+      ]);
+      expect(outcome).toBe('stored');
+      expect((await starting.read('started')).entries.map((entry) => entry.message.content)).toEqual(['while busy']);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+      await pool.query(dropChatMemoryTables(busy));
+    }
+  });
+
+  it('adds the columns and the index a deployment lacks when the migration runs again, with their defaults', async () => {
+    const older = `${tableName}_older`;
+    try {
+      const store = createPostgresChatMemoryStore({ pool, tableName: older });
+      await store.appendTurn('kept', turnOf(entriesOf([{ role: 'user', content: 'before' }])));
+      await pool.query(`ALTER TABLE "${older}_appends" DROP COLUMN stored, DROP COLUMN settled_at;
+ALTER TABLE "${older}_segments" DROP COLUMN keyed;
+ALTER TABLE "${older}" DROP COLUMN view;
+DROP INDEX "${older}_threads_by_owner"`);
+      await pool.query(chatMemoryMigration({ tableName: older }));
+      const { rows } = await pool.query<{ table_name: string; column_name: string; column_default: string | null }>(
+        `SELECT table_name, column_name, column_default FROM information_schema.columns
+WHERE table_name = ANY($1) AND column_name IN ('stored', 'settled_at', 'keyed', 'view') ORDER BY table_name, column_name`,
+        [[older, `${older}_appends`, `${older}_segments`]],
+      );
+      expect(rows.map((row) => [row.table_name, row.column_name, row.column_default])).toEqual([
+        [older, 'view', null],
+        [`${older}_appends`, 'settled_at', null],
+        [`${older}_appends`, 'stored', 'true'],
+        [`${older}_segments`, 'keyed', 'false'],
+      ]);
+      const { rowCount } = await pool.query(`SELECT 1 FROM pg_indexes WHERE indexname = $1`, [`${older}_threads_by_owner`]);
+      expect(rowCount).toBe(1);
+      const again = createPostgresChatMemoryStore({ pool, tableName: older });
+      expect(await again.appendTurn('kept', turnOf(entriesOf([{ role: 'user', content: 'after' }])))).toBe('stored');
+      expect((await again.read('kept')).entries.map((entry) => entry.message.content)).toEqual(['before', 'after']);
+    } finally {
+      await pool.query(dropChatMemoryTables(older));
+    }
+  });
+
   it('settles an append blocked behind a table lock without waiting for it, and the append then writes nothing', async () => {
     const store = createPostgresChatMemoryStore({ pool, tableName });
     await store.migrate();
