@@ -20,8 +20,8 @@ export interface StoreReadOptions extends StoreCallOptions {
   readonly windowBudget?: { readonly key: string; readonly budget: number };
   /**
    * The caller needs no turn view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes
-   * per entry): a store may leave it out of the entries it returns. The in-memory and PostgreSQL stores do, sparing
-   * the PostgreSQL read its transfer; the Redis store, which keeps it inside each log entry, returns it regardless.
+   * per entry): a store may leave it out of the entries it returns. The built-in stores do, sparing the PostgreSQL and
+   * Redis reads its transfer.
    */
   readonly omitTurnView?: boolean;
 }

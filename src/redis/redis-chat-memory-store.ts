@@ -23,7 +23,7 @@ import {
 } from '../memory/chat-thread.ts';
 import { REPLACED_TURN_SCAN } from '../memory/chat-memory-store.ts';
 import type { MemoryEntry, MemoryEntryMetadata } from '../memory/memory-entry.ts';
-import { splitTurnView, type StoredTurnView, turnViewJsonSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
+import { splitTurnView, type StoredTurnView, type TurnView, turnViewSerializer, withLazyTurnView } from '../memory/lazy-memory-entry.ts';
 import {
   deserializeMemoryEntries,
   deserializeMemoryEntry,
@@ -189,12 +189,14 @@ end
 return 'stored'
 `);
 
-// KEYS: system, list, log, log ends, messages kept apart. ARGV: the number of entries wanted (0: all), the window's
-// measure key ('' for none) and budget. Returns, from one snapshot, the system message, the entries of the log (their
-// texts, each followed by a comma), those of the list (newer), and the fields of the messages kept apart that those
-// entries name, each with its message, or false where the field records a measure over the budget. A field is
-// `<id>/<measure key>/<measure>` (or `<id>` as 0.2 wrote it); a record names it last, as `"messageApart":"<field>"}`,
-// which JSON text can hold nowhere else, as quotes inside strings are escaped.
+// KEYS: system, list, log, log ends, parts kept apart. ARGV: the number of entries wanted (0: all), the window's
+// measure key ('' for none) and budget, '1' to leave turn views out. Returns, from one snapshot, the system message,
+// the entries of the log (their texts, each followed by a comma), those of the list (newer), and the fields of the
+// parts kept apart that those entries name, each with its text, or false where the field records a measure over the
+// budget. A message's field is `<id>/<measure key>/<measure>` (or `<id>` as 0.2 wrote it), named last in its record,
+// as `"messageApart":"<field>"}`; a turn view's is `<id>:<its keys>`, named first, as `{"view":"<field>"`. Quotes inside
+// strings are escaped, so only an object can hold either marker: one in a message's own data names no stored field
+// and fetches nothing.
 const READ_SCRIPT = script(`
 local last = tonumber(ARGV[1])
 local listed
@@ -217,7 +219,24 @@ end
 local fields, messages = {}, {}
 if redis.call('EXISTS', KEYS[5]) == 1 then
   local budgetKey, budget = ARGV[2], tonumber(ARGV[3])
+  local withViews, views = ARGV[4] ~= '1', {}
   local function collect(text)
+    if withViews then
+      local from = 1
+      while true do
+        local _, markerEnd = string.find(text, '{"view":"', from, true)
+        if not markerEnd then break end
+        local close = string.find(text, '"', markerEnd + 1, true)
+        local field = string.sub(text, markerEnd + 1, close - 1)
+        from = close + 1
+        -- A turn's entries share its view.
+        if not views[field] then
+          views[field] = true
+          fields[#fields + 1] = field
+          messages[#messages + 1] = redis.call('HGET', KEYS[5], field) or false
+        end
+      end
+    end
     local from = 1
     while true do
       local _, markerEnd = string.find(text, '"messageApart":"', from, true)
@@ -295,9 +314,13 @@ return 1
  * entries is one script that finds where they start and returns them with
  * `GETRANGE`.
  *
- * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per entry) is
- * kept beside each entry as text and decoded when first used, so a window, which never uses it, does not decode it.
- * Entries 0.2 wrote hold it in their metadata and still read whole; 0.2 reads entries written since without it.
+ * A turn's view (`retrieved` and `ui` in the metadata: the documents and sources a page shows, kilobytes per turn) is
+ * kept apart, once per turn, in the conversation's `messages-apart` hash, under a field that each of the turn's entries
+ * names; a read fetches the views its entries name (a whole read with one `HMGET` after its `MGET`) and decodes each
+ * when first used. A read with `omitTurnView` (the memory advisors') fetches none: a window of turns with views costs
+ * what it costs without them. A regenerated turn's view stays in the hash until the conversation is cleared or
+ * expires. Entries 0.2 wrote hold the view in their metadata and still read whole; 0.2 reads entries written since
+ * without it.
  *
  * A message whose entry serializes to more than 256 KiB is kept apart, in a
  * hash of large messages, with only its metadata in the log: a windowed read
@@ -416,15 +439,15 @@ export function createRedisChatMemoryStore(
       validateAppendAttempt(turn, component);
       validateTurnReferences(turn, component);
       const apart: string[] = [];
-      const serializeView = turnViewJsonSerializer();
+      const openingOf = entryOpenings(apart);
       const entries = turn.entries.map((entry) => {
         const { rest, view } = splitTurnView(entry.metadata);
-        const viewField = view === undefined ? '' : `,"view":${serializeView(view)}`;
+        const opening = openingOf(view);
         const serialized = serializeMemoryEntry({ message: entry.message, metadata: rest });
-        if (serialized.length <= MESSAGE_APART_CHARS) return `${serialized.slice(0, -1)}${viewField}}`;
+        if (serialized.length <= MESSAGE_APART_CHARS) return `${opening}${serialized.slice(1)}`;
         const field = apartField(rest);
         apart.push(field, serializeMemoryValue(entry.message));
-        return `{"metadata":${serializeMemoryMetadata(rest)}${viewField},"messageApart":"${field}"}`;
+        return `${opening}"metadata":${serializeMemoryMetadata(rest)},"messageApart":"${field}"}`;
       });
       const system = turn.system === undefined ? undefined : serializeMemoryEntry(turn.system);
       const redis = await ready();
@@ -485,6 +508,7 @@ export function createRedisChatMemoryStore(
       const redis = await ready();
       readOptions?.abortSignal?.throwIfAborted();
       const budget = readOptions?.windowBudget;
+      const omitViews = readOptions?.omitTurnView === true;
       if (last === undefined) {
         // Two commands sent together as a pipeline: a MULTI is 6 commands on the wire, a script copies the log into Lua and
         // back (2 ms more at 10k messages), and commands sent one by one each start a timeout signal in node-redis. The
@@ -500,20 +524,35 @@ export function createRedisChatMemoryStore(
         if (hasList === 0) {
           // A cluster's or Sentinel's pipeline (node-redis 6.3) leaves strings as strings.
           const entries = Buffer.isBuffer(logged) ? entriesOfLogBytes(logged) : entriesOfLog(logged);
-          if (!entries.some(isEntryApart)) return { ...systemOf(system?.toString() ?? null), entries: entries as MemoryEntry[] };
+          if (!entries.some(isEntryApart)) {
+            // The turn views these entries name, in a second command; one missing (a clear in between) reads again by script.
+            const views = omitViews ? undefined : await turnViewsOf(redis, key.messagesApart, entries);
+            if (views !== null) {
+              return {
+                ...systemOf(system?.toString() ?? null),
+                entries: entries.map((entry) => withTurnView(entry, views) as MemoryEntry),
+              };
+            }
+          }
         }
       }
-      // One script: the entries and the messages kept apart come from one snapshot, so a clear in between cannot split them.
+      // One script: the entries and the parts kept apart come from one snapshot, so a clear in between cannot split them.
       const [system, logged, listed, fields, messages] = (await runScript(
         redis,
         READ_SCRIPT,
         [key.system, key.messages, key.log, key.logEnds, key.messagesApart],
-        [String(last ?? 0), budget === undefined ? '' : escapeKeySegment(budget.key), budget === undefined ? '' : String(budget.budget)],
+        [
+          String(last ?? 0),
+          budget === undefined ? '' : escapeKeySegment(budget.key),
+          budget === undefined ? '' : String(budget.budget),
+          omitViews ? '1' : '',
+        ],
       )) as [string | null, string, string[], string[], Array<string | null>];
       const apart = new Map(fields.map((field, index) => [field, messages[index]]));
-      const entries = [...entriesOfLog(logged), ...listed.map((text) => withTurnView(deserializeMemoryEntry(text)))].map((entry) =>
-        isEntryApart(entry) ? entryWithMessageApart(entry, apart, budget) : entry,
-      );
+      const entries = [...entriesOfLog(logged), ...listed.map((text) => deserializeMemoryEntry(text))].map((stored) => {
+        const entry = withTurnView(stored, omitViews ? undefined : apart);
+        return isEntryApart(entry) ? entryWithMessageApart(entry, apart, budget) : entry;
+      });
       return { ...systemOf(system), entries };
     },
 
@@ -634,7 +673,7 @@ const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((char) => Buffer.from(char));
  */
 function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
   const text = logged?.trimEnd();
-  return text === undefined || text === '' ? [] : deserializeMemoryEntries(`[${text.slice(0, -1)}]`).map(withTurnView);
+  return text === undefined || text === '' ? [] : deserializeMemoryEntries(`[${text.slice(0, -1)}]`);
 }
 
 /**
@@ -644,18 +683,58 @@ function entriesOfLog(logged: string | null): Array<MemoryEntry | EntryApart> {
 function entriesOfLogBytes(logged: Buffer): Array<MemoryEntry | EntryApart> {
   // The last entry ends with its comma; only spaces follow it.
   const end = logged.lastIndexOf(COMMA);
-  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged.subarray(0, end), CLOSE]).toString()).map(withTurnView);
+  return end <= 0 ? [] : deserializeMemoryEntries(Buffer.concat([OPEN, logged.subarray(0, end), CLOSE]).toString());
 }
 
 /**
- * A stored entry with its turn view, kept beside its metadata as text (`view`), given back to the metadata to decode
- * on first use. Entries written before the view was kept apart hold it in their metadata, decoded with the rest.
+ * Where an entry's text opens: with `{"view":"<field>",` when its metadata holds a turn view, kept apart under that
+ * field (`<id>:<its keys>`) in the hash of parts kept apart, its field and text pushed to `apart`. A turn's entries share
+ * one view: it is kept once.
  */
-function withTurnView(entry: MemoryEntry | EntryApart): MemoryEntry | EntryApart {
+function entryOpenings(apart: string[]): (view: TurnView | undefined) => string {
+  const serialize = turnViewSerializer();
+  let last: { readonly stored: StoredTurnView; readonly opening: string } | undefined;
+  return (view) => {
+    if (view === undefined) return '{';
+    const stored = serialize(view);
+    if (last?.stored !== stored) {
+      const field = `${crypto.randomUUID()}:${stored.keys.join(',')}`;
+      apart.push(field, stored.text);
+      last = { stored, opening: `{"view":"${field}",` };
+    }
+    return last.opening;
+  };
+}
+
+/** An entry as the log holds it: one with a turn view names the field it is kept under. */
+type LoggedEntry = (MemoryEntry | EntryApart) & { readonly view?: string };
+
+/** The texts of the turn views that `entries` name, by field; `null` when one is missing. */
+async function turnViewsOf(
+  redis: AnyRedisClient,
+  partsApart: string,
+  entries: readonly LoggedEntry[],
+): Promise<ReadonlyMap<string, string> | null> {
+  const named = new Set<string>();
+  for (const { view } of entries) if (typeof view === 'string') named.add(view);
+  if (named.size === 0) return new Map();
+  const fields = [...named];
+  const texts = (await redis.hmGet(partsApart, fields)) as Array<string | null>;
+  return texts.includes(null) ? null : new Map(fields.map((field, index) => [field, texts[index] as string]));
+}
+
+/**
+ * The entry with the turn view it names given back to its metadata, decoded on first use (`views` undefined: left
+ * out). Entries 0.2 wrote hold the view in their metadata, decoded with the rest.
+ */
+function withTurnView(entry: LoggedEntry, views: ReadonlyMap<string, string | false | null> | undefined): MemoryEntry | EntryApart {
   // Checked before the copy: most entries have no view, and a whole read of a long conversation would copy each.
-  if ((entry as { readonly view?: StoredTurnView }).view === undefined) return entry;
-  const { view, ...stored } = entry as (MemoryEntry | EntryApart) & { readonly view: StoredTurnView };
-  withLazyTurnView(stored.metadata, view);
+  if (typeof entry.view !== 'string') return entry;
+  const { view: field, ...stored } = entry;
+  if (views === undefined) return stored;
+  const text = views.get(field);
+  if (typeof text !== 'string') throw missingPartError('a turn view');
+  withLazyTurnView(stored.metadata, { text, keys: field.slice(field.lastIndexOf(':') + 1).split(',') as StoredTurnView['keys'] });
   return stored;
 }
 
@@ -688,10 +767,14 @@ function entryWithMessageApart(
   if (typeof message === 'string') return { message: deserializeMemoryValue(message) as ModelMessage, metadata: entry.metadata };
   if (windowBudget !== undefined && (storedMeasure(entry, windowBudget.key) ?? 0) > windowBudget.budget)
     return unloadedEntry(entry.metadata);
-  throw new ComponentError({
+  throw missingPartError('a message');
+}
+
+function missingPartError(part: string): ComponentError {
+  return new ComponentError({
     component: 'redis-chat-memory-store',
     operation: 'read',
-    message: 'a message kept apart (in the messages-apart hash) is missing from the conversation',
+    message: `${part} kept apart (in the messages-apart hash) is missing from the conversation`,
   });
 }
 

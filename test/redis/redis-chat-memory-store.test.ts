@@ -103,29 +103,114 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
       );
     const isDeferred = (entry: MemoryEntry) => typeof Object.getOwnPropertyDescriptor(entry.metadata, 'ui')?.get === 'function';
 
-    it('is kept beside each entry as text and decoded only when used: a window read leaves it as text', async () => {
+    const withoutView = ({ message, metadata: { retrieved: _retrieved, ui: _ui, ...metadata } }: MemoryEntry) => ({ message, metadata });
+    const hasView = (entry: MemoryEntry) => 'ui' in entry.metadata || 'retrieved' in entry.metadata;
+
+    it('is kept apart once per turn and decoded only when used; a read with omitTurnView never fetches it', async () => {
       const store = createRedisChatMemoryStore({ client, keyPrefix });
-      const entries = viewTurn(0);
-      await store.appendTurn('view-beside', turnOf(entries));
-      const log = (await client.get(`${keyPrefix}:{view-beside}:log`))!;
-      // The metadata in the log has no view: regenerations find a turn in it by its turnId without reading the view.
-      expect(JSON.parse(`[${log.slice(0, -1)}]`).map((entry: { metadata: object }) => Object.keys(entry.metadata).sort())).toEqual([
-        ['createdAt', 'turnId'],
-        ['createdAt', 'turnId'],
-      ]);
-      const window = (await store.read('view-beside', { last: 2 })).entries;
-      expect(window.map(isDeferred)).toEqual([true, true]);
-      expect(window).toEqual(entries);
-      expect(window[1].metadata.ui).toEqual(view.ui);
+      const [first, second] = [viewTurn(0), viewTurn(1)];
+      for (const entries of [first, second]) await store.appendTurn('view-apart-of-log', turnOf(entries));
+      const log = (await client.get(`${keyPrefix}:{view-apart-of-log}:log`))!;
+      const logged = JSON.parse(`[${log.slice(0, -1)}]`) as Array<{ view: string; metadata: object }>;
+      // The log holds no view: a window that needs none reads a few hundred bytes per entry, whatever the view's size.
+      expect(log).not.toContain('doc-1');
+      expect(logged.map((entry) => Object.keys(entry.metadata).sort())).toEqual(Array(4).fill(['createdAt', 'turnId']));
+      // One field per turn, named by each of its entries.
+      expect(new Set(logged.map((entry) => entry.view)).size).toBe(2);
+      expect(logged[0].view).toBe(logged[1].view);
+      const kept = await client.hGetAll(`${keyPrefix}:{view-apart-of-log}:messages-apart`);
+      expect(Object.values(kept).map((text) => JSON.parse(text))).toEqual([view, view]);
+
+      for (const read of [await store.read('view-apart-of-log'), await store.read('view-apart-of-log', { last: 3 })]) {
+        expect(read.entries).toEqual([...first, ...second].slice(-read.entries.length));
+        expect(read.entries.map(isDeferred)).toEqual(Array(read.entries.length).fill(true));
+        expect(read.entries.at(-1)!.metadata.ui).toEqual(view.ui);
+      }
+      const hmGet = vi.spyOn(client, 'hmGet');
+      const omitting = createRedisChatMemoryStore({ client, keyPrefix });
+      for (const read of [
+        await omitting.read('view-apart-of-log', { omitTurnView: true }),
+        await omitting.read('view-apart-of-log', { last: 3, omitTurnView: true }),
+      ]) {
+        expect(read.entries).toEqual([...first, ...second].slice(-read.entries.length).map(withoutView));
+        expect(read.entries.some(hasView)).toBe(false);
+      }
+      expect(hmGet).not.toHaveBeenCalled();
+      hmGet.mockRestore();
     });
 
     it('stays with an entry whose message is kept apart', async () => {
       const store = createRedisChatMemoryStore({ client, keyPrefix });
       const entries = entriesOf([{ role: 'assistant', content: 'x'.repeat(300 * 1024) }], view);
       await store.appendTurn('view-apart', turnOf(entries));
-      expect(await client.hLen(`${keyPrefix}:{view-apart}:messages-apart`)).toBe(1);
+      expect(await client.hLen(`${keyPrefix}:{view-apart}:messages-apart`)).toBe(2);
       for (const read of [await store.read('view-apart'), await store.read('view-apart', { last: 1 })])
         expect(read.entries).toEqual(entries);
+      expect((await store.read('view-apart', { omitTurnView: true })).entries).toEqual(entries.map(withoutView));
+    });
+
+    it("is told apart from a message's own data that looks like a reference to it", async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      await store.appendTurn('view-lookalike', turnOf(viewTurn(0)));
+      const log = (await client.get(`${keyPrefix}:{view-lookalike}:log`))!;
+      const [{ view: field }] = JSON.parse(`[${log.slice(0, -1)}]`) as Array<{ view: string }>;
+      // A tool's output that names the stored view's field, and one that names none.
+      const lookalike = entriesOf([
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'call-1',
+              toolName: 'lookup',
+              output: { type: 'json', value: [{ view: field }, { view: 'not-stored' }] },
+            },
+          ],
+        },
+      ]);
+      await store.appendTurn('view-lookalike', turnOf(lookalike));
+      for (const read of [await store.read('view-lookalike'), await store.read('view-lookalike', { last: 1 })]) {
+        expect(read.entries.at(-1)).toEqual(lookalike[0]);
+        expect(hasView(read.entries.at(-1)!)).toBe(false);
+      }
+      expect((await store.read('view-lookalike', { omitTurnView: true })).entries.at(-1)).toEqual(lookalike[0]);
+    });
+
+    it('fails a read that needs a view gone from the hash, naming it; a read that omits views still succeeds', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const entries = viewTurn(0);
+      await store.appendTurn('view-lost', turnOf(entries));
+      await client.del(`${keyPrefix}:{view-lost}:messages-apart`);
+      for (const last of [undefined, 1]) {
+        await expect(store.read('view-lost', { last })).rejects.toThrow(/a turn view kept apart .* is missing/);
+        expect((await store.read('view-lost', { last, omitTurnView: true })).entries).toEqual(entries.slice(-(last ?? 2)).map(withoutView));
+      }
+    });
+
+    it('is read with its entries: reads racing clears and appends never fail and never see an entry without its view', async () => {
+      const writer = createRedisChatMemoryStore({ client, keyPrefix });
+      const reader = createClient({ url }) as AnyRedisClient;
+      await reader.connect();
+      try {
+        const store = createRedisChatMemoryStore({ client: reader, keyPrefix });
+        const entries = viewTurn(0);
+        let writing = true;
+        const writes = (async () => {
+          for (let round = 0; round < 60; round++) {
+            await writer.appendTurn('view-raced', turnOf(entries));
+            await writer.clear('view-raced');
+          }
+          writing = false;
+        })();
+        for (let reads = 0; writing || reads < 20; reads++) {
+          const [whole, window] = await Promise.all([store.read('view-raced'), store.read('view-raced', { last: 1 })]);
+          expect([[], entries]).toContainEqual(whole.entries);
+          expect([[], entries.slice(-1)]).toContainEqual(window.entries);
+        }
+        await writes;
+      } finally {
+        await reader.close();
+      }
     });
 
     it('is read as before from entries 0.2 wrote with it in their metadata, in a log or a list, beside the turns written since', async () => {
