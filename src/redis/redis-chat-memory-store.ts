@@ -220,30 +220,28 @@ local fields, messages = {}, {}
 if redis.call('EXISTS', KEYS[5]) == 1 then
   local budgetKey, budget = ARGV[2], tonumber(ARGV[3])
   local withViews, views = ARGV[4] ~= '1', {}
-  local function collect(text)
-    if withViews then
-      local from = 1
-      while true do
-        local _, markerEnd = string.find(text, '{"view":"', from, true)
-        if not markerEnd then break end
-        local close = string.find(text, '"', markerEnd + 1, true)
-        local field = string.sub(text, markerEnd + 1, close - 1)
-        from = close + 1
-        -- A turn's entries share its view.
-        if not views[field] then
-          views[field] = true
-          fields[#fields + 1] = field
-          messages[#messages + 1] = redis.call('HGET', KEYS[5], field) or false
-        end
-      end
-    end
+  -- Calls found with each field that text names after marker: the marker's string value, up to its closing quote.
+  local function eachField(text, marker, found)
     local from = 1
     while true do
-      local _, markerEnd = string.find(text, '"messageApart":"', from, true)
+      local _, markerEnd = string.find(text, marker, from, true)
       if not markerEnd then return end
       local close = string.find(text, '"', markerEnd + 1, true)
-      local field = string.sub(text, markerEnd + 1, close - 1)
+      found(string.sub(text, markerEnd + 1, close - 1))
       from = close + 1
+    end
+  end
+  local function collect(text)
+    if withViews then
+      eachField(text, '{"view":"', function(field)
+        -- A turn's entries share its view.
+        if views[field] then return end
+        views[field] = true
+        fields[#fields + 1] = field
+        messages[#messages + 1] = redis.call('HGET', KEYS[5], field) or false
+      end)
+    end
+    eachField(text, '"messageApart":"', function(field)
       local key, measure = string.match(field, '^[^/]+/([^/]+)/([^/]+)$')
       measure = tonumber(measure)
       fields[#fields + 1] = field
@@ -252,7 +250,7 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
       else
         messages[#messages + 1] = redis.call('HGET', KEYS[5], field) or false
       end
-    end
+    end)
   end
   collect(logged)
   for _, entry in ipairs(listed) do collect(entry) end
