@@ -84,16 +84,17 @@ const LOG_MAX_BYTES = 256 * 1024 * 1024;
 /** Threads a listing reads past the page, for threads last active in the same millisecond as the cursor's. */
 const THREAD_TIES_MARGIN = 32;
 
-// KEYS: list, system, appends, settled attempts, messages kept apart, log, log ends, digests, 0.2's tombstone of the
+// KEYS: list, system, appends, settled attempts, parts kept apart, log, log ends, digests, 0.2's tombstone of the
 // attempt. ARGV: key, attempt id, ttl (0: none), '1' if a system message follows, system, digest ('' for none), the
-// JSON text of the turn id it replaces ('' for none), the number n of messages kept apart, n pairs (field, message),
-// entries...
+// JSON text of the turn id it replaces ('' for none), the number n of parts kept apart (messages, turn views), n pairs
+// (field, text), entries...
 // A turn goes to the log, each entry followed by a comma and its end offset pushed to the log ends, unless the
 // conversation has a list (written by 0.1, or the log is full): then to the list, one element per entry.
 // A turn that replaces another (a regeneration) is written where the newest of the log's entries that belong to that
 // turn, or to a turn that replaced it, starts: the entries from there on are dropped from the log ends, their bytes
-// overwritten, and what the new entries do not cover is blanked with spaces, which JSON reads as nothing. The log's
-// metadata is its entries' last "metadata" object, where no text of a message can put an unescaped quote.
+// overwritten, and what the new entries do not cover is blanked with spaces, which JSON reads as nothing; the parts kept
+// apart that only those entries name are deleted. The log's metadata is its entries' last "metadata" object, where no
+// text of a message can put an unescaped quote.
 // Checks come before the first write, so a failing command leaves nothing half written.
 const APPEND_SCRIPT = script(`
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then
@@ -116,6 +117,7 @@ if entries <= #ARGV then
   local size = redis.call('STRLEN', KEYS[6])
   local writeAt = size
   local keep = nil
+  local droppedParts = {}
   local count = redis.call('LLEN', KEYS[7])
   if ARGV[7] ~= '' and count > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
     local scan = math.min(count, ${REPLACED_TURN_SCAN})
@@ -134,6 +136,22 @@ if entries <= #ARGV then
       if found then
         keep = count - scan + index - 1
         writeAt = start
+        -- Each dropped entry's message kept apart (its record ends naming it), and its turn's view (its record opens
+        -- naming it), unless the turn may have begun before the entries looked through: its first entries keep it.
+        local viewsShared = index == 1 and count > scan
+        local views = {}
+        for dropped = index, #tailEnds do
+          local droppedStop = tonumber(tailEnds[dropped])
+          local record = string.sub(tail, start - base + 1, droppedStop - base)
+          local message = string.match(record, '"messageApart":"([^"]*)"},$')
+          if message then droppedParts[#droppedParts + 1] = message end
+          local view = not viewsShared and string.match(record, '^ *{"view":"([^"]*)"')
+          if view and not views[view] then
+            views[view] = true
+            droppedParts[#droppedParts + 1] = view
+          end
+          start = droppedStop
+        end
         break
       end
       start = stop
@@ -166,6 +184,7 @@ if entries <= #ARGV then
   end
   if inLog then
     if keep == 0 then redis.call('DEL', KEYS[7]) elseif keep then redis.call('LTRIM', KEYS[7], 0, keep - 1) end
+    if keep and #droppedParts > 0 then redis.call('HDEL', KEYS[5], unpack(droppedParts)) end
     local text = table.concat(ARGV, ',', entries, #ARGV) .. ','
     if writeAt == size then
       redis.call('APPEND', KEYS[6], text)
@@ -316,8 +335,8 @@ return 1
  * kept apart, once per turn, in the conversation's `messages-apart` hash, under a field that each of the turn's entries
  * names; a read fetches the views its entries name (a whole read with one `HMGET` after its `MGET`) and decodes each
  * when first used. A read with `omitTurnView` (the memory advisors') fetches none: a window of turns with views costs
- * what it costs without them. A regenerated turn's view stays in the hash until the conversation is cleared or
- * expires. Entries 0.2 wrote hold the view in their metadata and still read whole; 0.2 reads entries written since
+ * what it costs without them. A regeneration that overwrites the turns it replaces deletes their views and messages
+ * kept apart. Entries 0.2 wrote hold the view in their metadata and still read whole; 0.2 reads entries written since
  * without it.
  *
  * A message whose entry serializes to more than 256 KiB is kept apart, in a

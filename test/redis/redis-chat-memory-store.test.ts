@@ -5,6 +5,7 @@ import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow } fr
 import type { MemoryEntry } from '../../src/memory/memory-entry.ts';
 import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
 import { escapeKeySegment, createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
+import { REPLACED_TURN_SCAN } from '../../src/memory/chat-memory-store.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -185,6 +186,68 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
         await expect(store.read('view-lost', { last })).rejects.toThrow(/a turn view kept apart .* is missing/);
         expect((await store.read('view-lost', { last, omitTurnView: true })).entries).toEqual(entries.slice(-(last ?? 2)).map(withoutView));
       }
+    });
+
+    /** The fields of the parts kept apart that the conversation's log names, and those its hash holds. */
+    async function partsOf(conversation: string): Promise<{ named: string[]; kept: string[] }> {
+      const log = String(await client.get(`${keyPrefix}:{${conversation}}:log`)).trimEnd();
+      const entries = JSON.parse(`[${log.slice(0, -1)}]`) as Array<{ view?: string; messageApart?: string }>;
+      const named = new Set(entries.flatMap((entry) => [entry.view, entry.messageApart].filter((field) => field !== undefined)));
+      return { named: [...named].sort(), kept: (await client.hKeys(`${keyPrefix}:{${conversation}}:messages-apart`)).map(String).sort() };
+    }
+
+    it('is deleted with its messages kept apart when a regeneration overwrites the turns it replaces', async () => {
+      const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
+      const ask = (turnId: string, answer: string, regenerates?: string) =>
+        memory.appendTurn(
+          'view-regenerated',
+          [
+            { role: 'user', content: `question of ${turnId}` },
+            { role: 'assistant', content: answer },
+          ],
+          { metadata: { turnId, ...view, ...(regenerates === undefined ? {} : { regenerates }) } },
+        );
+      const long = 'x'.repeat(300 * 1024);
+      await ask('t1', 'first answer');
+      await ask('t2', long);
+      await ask('t3', 'third answer');
+      // t1's view, t2's and t3's views, t2's answer kept apart.
+      expect((await partsOf('view-regenerated')).kept).toHaveLength(4);
+      await ask('r2', 'second answer again', 't2');
+      const { named, kept } = await partsOf('view-regenerated');
+      expect(kept).toEqual(named);
+      expect(kept).toHaveLength(2);
+      const messages = (await memory.messages('view-regenerated')).map((message) => message.content);
+      expect(messages).toEqual(['question of t1', 'first answer', 'question of r2', 'second answer again']);
+      const stored = (await createRedisChatMemoryStore({ client, keyPrefix }).read('view-regenerated')).entries;
+      expect(stored.map((entry) => entry.metadata.ui)).toEqual(Array(4).fill(view.ui));
+    });
+
+    it('is kept for the first entries of a replaced turn longer than the entries a regeneration looks through', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const longTurn = entriesOf(
+        Array.from({ length: REPLACED_TURN_SCAN + 10 }, (_, index) => ({ role: 'user' as const, content: `part ${index}` })),
+        { ...view, turnId: 'long' },
+      );
+      await store.appendTurn('view-long-turn', turnOf(longTurn));
+      const again = entriesOf([{ role: 'assistant', content: 'again' }], { ...view, turnId: 'again', regenerates: 'long' });
+      expect(await store.appendTurn('view-long-turn', { ...turnOf(again), replaces: 'long' })).toBe('stored');
+      const { entries } = await store.read('view-long-turn');
+      // The 10 entries before those looked through stay, with their view.
+      expect(entries.map((entry) => entry.message.content)).toEqual([
+        'part 0',
+        'part 1',
+        'part 2',
+        'part 3',
+        'part 4',
+        'part 5',
+        'part 6',
+        'part 7',
+        'part 8',
+        'part 9',
+        'again',
+      ]);
+      expect(entries.map((entry) => entry.metadata.ui)).toEqual(Array(11).fill(view.ui));
     });
 
     it('is read with its entries: reads racing clears and appends never fail and never see an entry without its view', async () => {
