@@ -126,7 +126,7 @@ if entries <= #ARGV then
     if count > scan then base = tonumber(redis.call('LINDEX', KEYS[7], -scan - 1)) end
     local tail = redis.call('GETRANGE', KEYS[6], base, -1)
     local needles = { '"turnId":' .. ARGV[7], '"regenerates":' .. ARGV[7], '"replaced":' .. ARGV[7] }
-    local start = base
+    local start, previousText = base, nil
     for index = 1, #tailEnds do
       local stop = tonumber(tailEnds[index])
       local text = string.sub(tail, start - base + 1, stop - base)
@@ -136,10 +136,15 @@ if entries <= #ARGV then
       if found then
         keep = count - scan + index - 1
         writeAt = start
-        -- Each dropped entry's message kept apart (its record ends naming it), and its turn's view (its record opens
-        -- naming it), unless the turn may have begun before the entries looked through: its first entries keep it.
+        -- Each dropped entry's message kept apart (its record ends naming it), and its view (its record opens naming
+        -- it), unless an entry left in the log names that view too: the one just before them (the entries of one append
+        -- share theirs), or any, when the turn may have begun before the entries looked through.
         local viewsShared = index == 1 and count > scan
         local views = {}
+        if previousText then
+          local keptView = string.match(previousText, '^ *{"view":"([^"]*)"')
+          if keptView then views[keptView] = true end
+        end
         for dropped = index, #tailEnds do
           local droppedStop = tonumber(tailEnds[dropped])
           local record = string.sub(tail, start - base + 1, droppedStop - base)
@@ -154,7 +159,7 @@ if entries <= #ARGV then
         end
         break
       end
-      start = stop
+      start, previousText = stop, text
     end
   end
   -- Whether the turn goes to the log (the replaced entries are removed only there; a list keeps them for reads to

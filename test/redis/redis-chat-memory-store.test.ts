@@ -250,6 +250,22 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
       expect(entries.map((entry) => entry.metadata.ui)).toEqual(Array(11).fill(view.ui));
     });
 
+    it('is kept for an entry left in the log that shares it: one append holding two turns, the second replaced', async () => {
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      const [kept, replaced] = [
+        entriesOf([{ role: 'user', content: 'kept' }], { ...view, turnId: 'kept' }),
+        entriesOf([{ role: 'user', content: 'replaced' }], { ...view, turnId: 'replaced' }),
+      ];
+      // The two entries carry the same view objects, so the append keeps one view for both.
+      await store.appendTurn('view-shared', turnOf([...kept, ...replaced]));
+      expect(await client.hLen(`${keyPrefix}:{view-shared}:messages-apart`)).toBe(1);
+      const again = entriesOf([{ role: 'user', content: 'again' }], { turnId: 'again', regenerates: 'replaced' });
+      await store.appendTurn('view-shared', { ...turnOf(again), replaces: 'replaced' });
+      const { entries } = await store.read('view-shared');
+      expect(entries.map((entry) => entry.message.content)).toEqual(['kept', 'again']);
+      expect(entries[0].metadata.ui).toEqual(view.ui);
+    });
+
     it('is read with its entries: reads racing clears and appends never fail and never see an entry without its view', async () => {
       const writer = createRedisChatMemoryStore({ client, keyPrefix });
       const reader = createClient({ url }) as AnyRedisClient;
