@@ -42,6 +42,36 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
   describeChatMemoryStoreContract('redis', createStore);
   describeThreadStoreContract('redis', createStore);
 
+  /**
+   * Reads with `read`, on a connection of its own, while a writer appends a turn of `entries()` and clears the
+   * conversation, 60 times: at least 20 reads, also on a machine so busy that the writer ends first (how many land
+   * mid-churn is timing).
+   */
+  async function readWhileAppendsAndClearsRace(
+    conversation: string,
+    entries: () => MemoryEntry[],
+    read: (store: ReturnType<typeof createRedisChatMemoryStore>) => Promise<void>,
+  ): Promise<void> {
+    const writer = createRedisChatMemoryStore({ client, keyPrefix });
+    const reader = createClient({ url }) as AnyRedisClient;
+    await reader.connect();
+    try {
+      const store = createRedisChatMemoryStore({ client: reader, keyPrefix });
+      let writing = true;
+      const writes = (async () => {
+        for (let round = 0; round < 60; round++) {
+          await writer.appendTurn(conversation, turnOf(entries()));
+          await writer.clear(conversation);
+        }
+        writing = false;
+      })();
+      for (let reads = 0; writing || reads < 20; reads++) await read(store);
+      await writes;
+    } finally {
+      await reader.close();
+    }
+  }
+
   async function keysOf(conversationKey: string): Promise<string[]> {
     const keys: string[] = [];
     for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:{${conversationKey}}*` })) keys.push(...batch.map(String));
@@ -267,29 +297,16 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     });
 
     it('is read with its entries: reads racing clears and appends never fail and never see an entry without its view', async () => {
-      const writer = createRedisChatMemoryStore({ client, keyPrefix });
-      const reader = createClient({ url }) as AnyRedisClient;
-      await reader.connect();
-      try {
-        const store = createRedisChatMemoryStore({ client: reader, keyPrefix });
-        const entries = viewTurn(0);
-        let writing = true;
-        const writes = (async () => {
-          for (let round = 0; round < 60; round++) {
-            await writer.appendTurn('view-raced', turnOf(entries));
-            await writer.clear('view-raced');
-          }
-          writing = false;
-        })();
-        for (let reads = 0; writing || reads < 20; reads++) {
+      const entries = viewTurn(0);
+      await readWhileAppendsAndClearsRace(
+        'view-raced',
+        () => entries,
+        async (store) => {
           const [whole, window] = await Promise.all([store.read('view-raced'), store.read('view-raced', { last: 1 })]);
           expect([[], entries]).toContainEqual(whole.entries);
           expect([[], entries.slice(-1)]).toContainEqual(window.entries);
-        }
-        await writes;
-      } finally {
-        await reader.close();
-      }
+        },
+      );
     });
 
     it('is read as before from entries 0.2 wrote with it in their metadata, in a log or a list, beside the turns written since', async () => {
@@ -468,34 +485,21 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     });
 
     it('is read with its entry from one snapshot: reads racing clears and appends never fail and never see half a conversation', async () => {
-      const writer = createRedisChatMemoryStore({ client, keyPrefix });
-      const reader = createClient({ url }) as AnyRedisClient;
-      await reader.connect();
-      try {
-        const store = createRedisChatMemoryStore({ client: reader, keyPrefix });
-        const conversation = [huge('Kept apart.'), { role: 'user' as const, content: 'After it.' }];
-        let writing = true;
-        const writes = (async () => {
-          for (let round = 0; round < 60; round++) {
-            await writer.appendTurn('apart-raced', turnOf(entriesOf(conversation)));
-            await writer.clear('apart-raced');
-          }
-          writing = false;
-        })();
-        // At least 20 reads, also on a machine so busy that the writer ends first; how many land mid-churn is timing.
-        for (let reads = 0; writing || reads < 20; reads++) {
+      const conversation = [huge('Kept apart.'), { role: 'user' as const, content: 'After it.' }];
+      await readWhileAppendsAndClearsRace(
+        'apart-raced',
+        () => entriesOf(conversation),
+        async (store) => {
           const [whole, window] = await Promise.all([store.read('apart-raced'), store.read('apart-raced', { last: 1 })]);
           expect([0, 2]).toContain(whole.entries.length);
           if (whole.entries.length === 2) expect(whole.entries.map((entry) => entry.message)).toEqual(conversation);
           expect(window.entries.map((entry) => entry.message)).toEqual(window.entries.length === 0 ? [] : [conversation[1]]);
-        }
-        await writes;
-        // And with nothing racing it, a read returns the whole conversation, the message kept apart included.
-        await writer.appendTurn('apart-raced', turnOf(entriesOf(conversation)));
-        expect((await store.read('apart-raced')).entries.map((entry) => entry.message)).toEqual(conversation);
-      } finally {
-        await reader.close();
-      }
+        },
+      );
+      // And with nothing racing it, a read returns the whole conversation, the message kept apart included.
+      const store = createRedisChatMemoryStore({ client, keyPrefix });
+      await store.appendTurn('apart-raced', turnOf(entriesOf(conversation)));
+      expect((await store.read('apart-raced')).entries.map((entry) => entry.message)).toEqual(conversation);
     });
   });
 
