@@ -113,6 +113,10 @@ local function lastFind(text, needle)
     at, from = found, found + 1
   end
 end
+-- The field of the turn view a record names: at its opening, after any spaces a regeneration left.
+local function viewOf(record)
+  return string.match(record, '^ *{"view":"([^"]*)"')
+end
 if entries <= #ARGV then
   local size = redis.call('STRLEN', KEYS[6])
   local writeAt = size
@@ -141,16 +145,14 @@ if entries <= #ARGV then
         -- share theirs), or any, when the turn may have begun before the entries looked through.
         local viewsShared = index == 1 and count > scan
         local views = {}
-        if previousText then
-          local keptView = string.match(previousText, '^ *{"view":"([^"]*)"')
-          if keptView then views[keptView] = true end
-        end
+        local keptView = previousText and viewOf(previousText)
+        if keptView then views[keptView] = true end
         for dropped = index, #tailEnds do
           local droppedStop = tonumber(tailEnds[dropped])
           local record = string.sub(tail, start - base + 1, droppedStop - base)
           local message = string.match(record, '"messageApart":"([^"]*)"},$')
           if message then droppedParts[#droppedParts + 1] = message end
-          local view = not viewsShared and string.match(record, '^ *{"view":"([^"]*)"')
+          local view = not viewsShared and viewOf(record)
           if view and not views[view] then
             views[view] = true
             droppedParts[#droppedParts + 1] = view
