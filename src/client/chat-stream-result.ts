@@ -98,10 +98,15 @@ class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStr
     // The `finish` part is held back until every `after` hook has run.
     let heldFinish: TextStreamPart<ToolSet> | undefined;
     const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();
+    let awaitingFirstPart = true;
     let streamedError = false;
     const broadcast = createReplayBroadcast<TextStreamPart<ToolSet>>(() => advised, {
       admit: (part) => {
-        firstPart.resolve(part);
+        // Once: every part passes here, and resolving a settled promise again is not free.
+        if (awaitingFirstPart) {
+          awaitingFirstPart = false;
+          firstPart.resolve(part);
+        }
         streamedError ||= part.type === 'error';
         if (part.type !== 'finish') return true;
         heldFinish = part;
