@@ -1,6 +1,6 @@
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
-const PLACEHOLDER = /\{(question|context)\}/g;
+const PLACEHOLDER = /\{(question|context)\}/;
 
 /**
  * The default question-answer prompt: answer from the documents, treat their
@@ -33,7 +33,7 @@ export interface RenderContextTemplateOptions {
  * renderContextTemplate({ question: 'Where is Paris?', context: formatDocumentContext(documents) });
  */
 export function renderContextTemplate({ template = DEFAULT_CONTEXT_TEMPLATE, question, context }: RenderContextTemplateOptions): string {
-  validateContextTemplate(template);
+  const pieces = splitAtPlaceholders(template);
   for (const [argument, value] of [
     ['question', question],
     ['context', context],
@@ -42,7 +42,21 @@ export function renderContextTemplate({ template = DEFAULT_CONTEXT_TEMPLATE, que
       throw new AdvisorArgumentError({ component: 'context-template', argument, message: `expected a string, got ${typeof value}` });
     }
   }
-  return template.replace(PLACEHOLDER, (_placeholder, name: 'question' | 'context') => (name === 'question' ? question : context));
+  let text = pieces[0];
+  for (let index = 1; index < pieces.length; index += 2) text += (pieces[index] === 'question' ? question : context) + pieces[index + 1];
+  return text;
+}
+
+/** The template last rendered, validated and split at its placeholders: a client renders one template turn after turn. */
+let lastSplit: { readonly template: string; readonly pieces: readonly string[] } | undefined;
+
+/** `template` split at its placeholders: text, a placeholder's name, text, ... (the names at odd indexes). */
+function splitAtPlaceholders(template: string): readonly string[] {
+  if (lastSplit?.template !== template) {
+    validateContextTemplate(template);
+    lastSplit = { template, pieces: template.split(PLACEHOLDER) };
+  }
+  return lastSplit.pieces;
 }
 
 /**
