@@ -23,6 +23,15 @@ describe('renderContextTemplate', () => {
     expect(prompt).toBe("{question} $1|{context} $& $'");
   });
 
+  it('fills every occurrence of each placeholder, whichever template was rendered before', () => {
+    const twice = '{question}/{context}/{question}';
+    expect(renderContextTemplate({ template: twice, question: 'q', context: 'c' })).toBe('q/c/q');
+    expect(renderContextTemplate({ template: '{context}{question}', question: 'q', context: 'c' })).toBe('cq');
+    expect(renderContextTemplate({ template: twice, question: 'q2', context: 'c2' })).toBe('q2/c2/q2');
+    expect(() => renderContextTemplate({ template: 'no placeholder', question: 'q', context: 'c' })).toThrow(/placeholders/);
+    expect(renderContextTemplate({ template: twice, question: 'q3', context: 'c3' })).toBe('q3/c3/q3');
+  });
+
   it('rejects a template missing a placeholder, naming it', () => {
     expect(() => renderContextTemplate({ template: 'Only {question}', question: 'q', context: 'c' })).toThrow(/\{context\}/);
     expect(() => validateContextTemplate('nothing')).toThrow(/placeholders \{question\} and \{context\}/);
