@@ -124,16 +124,19 @@ export function createRagAdvisor({
       minScore: context.get(RagMinScore),
       filter: requestFilter(context),
     };
-    const { documents, trace } = await retrieve(call);
+    const retrieved = await retrieve(call);
+    const { documents } = retrieved;
     const sources = dedupeDocuments([...request.sources, ...documents]);
     if (documents.length === 0) {
-      context.annotate(name, { documents: [], noContext: true, noContextPolicy: noContext, trace });
+      context.annotate(name, { documents: [], noContext: true, noContextPolicy: noContext });
+      context.annotateLazily(name, { trace: () => retrieved.trace });
       // Sources from advisors further out are context enough: the policy is for a turn without any.
       if (sources.length > 0 || noContext === 'answer-anyway') return { request };
       if (noContext === 'skip') return { request, answer: noContextAnswer };
       return { request: replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question)) };
     }
-    context.annotate(name, { documents: documentRefs(documents), noContext: false, trace });
+    context.annotate(name, { noContext: false });
+    context.annotateLazily(name, { documents: () => documentRefs(documents), trace: () => retrieved.trace });
     const attributes = { 'ai_advisors.rag.documents': sources.length };
     const injected = await recordSpan(context, { name: 'ai_advisors.rag.inject', attributes }, () => injector.inject(request, sources));
     return { request: { ...injected, sources } };

@@ -184,7 +184,6 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
         ? hits
         : hits.map((hit) => ({ ...hit, documents: aboveMinScore(hit.documents, retrieverMinScore, 'keep') }));
     const retrieved = scored.flatMap((hit) => hit.documents);
-    const dropped = droppedBetween(returned, retrieved, 'minScore');
     const aggregated: AggregateResult =
       retrieved.length === 0
         ? { documents: [] }
@@ -203,9 +202,9 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
               ...scoreRange(result.documents),
             }),
           );
-    dropped.push(...droppedBetween(retrieved, aggregated.documents, aggregator.name));
 
     let documents = aggregated.documents;
+    let postProcessed: RetrievalTrace['dropped'] = [];
     if (documents.length > 0 && postProcessors.length > 0) {
       const processed = await timer.time(
         'postProcess',
@@ -213,32 +212,47 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
         (result) => ({ 'ai_advisors.rag.documents': result.documents.length, 'ai_advisors.rag.dropped': result.dropped.length }),
       );
       documents = processed.documents;
-      dropped.push(...processed.dropped);
+      postProcessed = processed.dropped;
     }
-    const kept = documents.slice(0, keep);
-    dropped.push(...droppedBetween(documents, kept, 'topK'));
+    const beforeTopK = documents;
+    const kept = beforeTopK.slice(0, keep);
+    const timings = timer.timings();
 
-    const traceQueries = createTraceQueries(call.query);
-    const trace: RetrievalTrace = {
-      queries: traceQueries.texts,
-      transformations: transformations.map(({ transformer, queries: produced }) => ({
-        transformer,
-        queries: produced.map(traceQueries.indexOf),
-      })),
-      routes: routes.map(({ query, decision }) => ({
-        query: traceQueries.indexOf(query),
-        router: router.name,
-        retrievers: decision.retrievers.map((retriever) => retriever.name),
-        ...(decision.fallback !== undefined && { fallback: decision.fallback }),
-        ...(decision.reason !== undefined && { reason: decision.reason }),
-      })),
-      hits: hitsTrace(hits, traceQueries.indexOf),
-      fused: rankedRefs(aggregated.fused ?? aggregated.documents),
-      ...aggregated.trace,
-      dropped,
-      timings: timer.timings(),
+    // Metadata, built when first read (often never): nothing of it before the model is called.
+    const buildTrace = (): RetrievalTrace => {
+      const traceQueries = createTraceQueries(call.query);
+      return {
+        queries: traceQueries.texts,
+        transformations: transformations.map(({ transformer, queries: produced }) => ({
+          transformer,
+          queries: produced.map(traceQueries.indexOf),
+        })),
+        routes: routes.map(({ query, decision }) => ({
+          query: traceQueries.indexOf(query),
+          router: router.name,
+          retrievers: decision.retrievers.map((retriever) => retriever.name),
+          ...(decision.fallback !== undefined && { fallback: decision.fallback }),
+          ...(decision.reason !== undefined && { reason: decision.reason }),
+        })),
+        hits: hitsTrace(hits, traceQueries.indexOf),
+        fused: rankedRefs(aggregated.fused ?? aggregated.documents),
+        ...aggregated.trace,
+        dropped: [
+          ...droppedBetween(returned, retrieved, 'minScore'),
+          ...droppedBetween(retrieved, aggregated.documents, aggregator.name),
+          ...postProcessed,
+          ...droppedBetween(beforeTopK, kept, 'topK'),
+        ],
+        timings,
+      };
     };
-    return { documents: kept, trace };
+    let trace: RetrievalTrace | undefined;
+    return {
+      documents: kept,
+      get trace() {
+        return (trace ??= buildTrace());
+      },
+    };
   }
 
   return createRagAdvisor({ name, options, retrieve });

@@ -66,6 +66,30 @@ export class AdvisorContext {
     this.advisorMetadata[advisorName] = { ...this.advisorMetadata[advisorName], ...data };
   }
 
+  /**
+   * Like `annotate`, each value computed on its first read (a property access, a spread, `JSON.stringify`) and kept
+   * from then on: for metadata that takes time to build and is often never read, such as a retrieval trace, so that a
+   * turn builds none of it before the model is called. `compute` must read only values that no longer change.
+   *
+   * @example
+   * context.annotateLazily('my-rag', { trace: () => buildTrace(hits) });
+   */
+  annotateLazily(advisorName: string, computes: Readonly<Record<string, () => unknown>>): void {
+    const data: Record<string, unknown> = { ...this.advisorMetadata[advisorName] };
+    for (const [key, compute] of Object.entries(computes)) {
+      Object.defineProperty(data, key, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          const value = compute();
+          Object.defineProperty(data, key, { value, enumerable: true, configurable: true, writable: true });
+          return value;
+        },
+      });
+    }
+    this.advisorMetadata[advisorName] = data;
+  }
+
   /** Metadata by advisor name, as it will appear on the response. */
   get metadata(): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
     return this.advisorMetadata;
