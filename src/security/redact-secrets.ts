@@ -51,9 +51,6 @@ const AUTHORIZATION_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,}
 const AUTHORIZATION_WORD = /bearer|basic|token/i;
 const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
 
-/** The separators of `name=value` and `name: value`, without which no named value is present. */
-const NAME_SEPARATOR = /[:=]/;
-
 /**
  * `name=value`, `name: value`, `"name": "value"` (also JSON-escaped, as in a
  * JSON body quoted inside an error message) where the name is a credential's
@@ -67,9 +64,9 @@ const NAME_SEPARATOR = /[:=]/;
  * that is no credential's leaves its value to be scanned for names in turn
  * (`url=https://host/?token=...`).
  */
-const NAME_AND_SEPARATOR = /(?<![A-Za-z0-9_.-])(?=([A-Za-z0-9_.-]+))\1(\\?["']?\s*[:=]\s*)/g;
+export const NAME_AND_SEPARATOR = /(?<![A-Za-z0-9_.-])(?=([A-Za-z0-9_.-]+))\1(\\?["']?\s*[:=]\s*)/y;
 const SCHEME = '(?:Bearer|Basic|Token|Digest)';
-const NAMED_VALUE = new RegExp(
+export const NAMED_VALUE = new RegExp(
   String.raw`(?:(")(?:[^"\\\r\n]|\\.)*"?|(\\")(?:[^"\\\r\n]|\\(?!"))*(?:\\")?|(')[^'\r\n]*'?|(?!(?:${SCHEME}\s+)?\[REDACTED\])(${SCHEME}\s+)?(?:\[REDACTED\]|[^\s"'\\&,;}\]<>)])+)`,
   'iy',
 );
@@ -90,16 +87,32 @@ export function redactSecrets(text: string): string {
       scheme === 'Bearer' || LOOKS_LIKE_CREDENTIAL.test(credential.slice(1)) ? `${scheme}${space}${REDACTED}` : match,
     );
   }
-  return NAME_SEPARATOR.test(redacted) ? redactNamedValues(redacted) : redacted;
+  return redactNamedValues(redacted);
 }
 
-function redactNamedValues(text: string): string {
-  const names = new RegExp(NAME_AND_SEPARATOR);
-  const value = new RegExp(NAMED_VALUE);
+/**
+ * Redacts the values of credential-named fields. A name can only end right before a separator (after an optional
+ * backslash, quote and whitespace), so the scan goes from separator to separator, walks back to the name before each,
+ * and checks it there with the full pattern: prose with a few `:` or `=` costs a few steps instead of a regex attempt
+ * at every character.
+ */
+export function redactNamedValues(text: string): string {
+  let names: RegExp | undefined;
+  let value: RegExp | undefined;
   let result = '';
   let copied = 0;
-  for (let found = names.exec(text); found !== null; found = names.exec(text)) {
+  // Where the scan resumes: no name starts before it (the end of the last name's separator, or of the value redacted).
+  let resume = 0;
+  for (let separator = nextSeparator(text, 0); separator !== -1; separator = nextSeparator(text, separator + 1)) {
+    const start = nameStartBefore(text, separator);
+    if (start < resume) continue;
+    names ??= new RegExp(NAME_AND_SEPARATOR);
+    names.lastIndex = start;
+    const found = names.exec(text);
+    if (found === null) continue;
+    resume = names.lastIndex;
     if (!isSecretName(found[1])) continue;
+    value ??= new RegExp(NAMED_VALUE);
     value.lastIndex = names.lastIndex;
     const matched = value.exec(text);
     if (matched === null) continue;
@@ -107,9 +120,38 @@ function redactNamedValues(text: string): string {
     const quote = doubleQuote ?? escapedQuote ?? singleQuote;
     result += text.slice(copied, names.lastIndex) + (quote === undefined ? `${scheme ?? ''}${REDACTED}` : `${quote}${REDACTED}${quote}`);
     copied = value.lastIndex;
-    names.lastIndex = value.lastIndex;
+    resume = value.lastIndex;
   }
   return copied === 0 ? text : result + text.slice(copied);
+}
+
+function nextSeparator(text: string, from: number): number {
+  const colon = text.indexOf(':', from);
+  const equals = text.indexOf('=', from);
+  return colon === -1 ? equals : equals === -1 ? colon : Math.min(colon, equals);
+}
+
+/**
+ * Where the name that `NAME_AND_SEPARATOR` would pair with the separator at `separator` starts: back over whitespace,
+ * then one quote and one backslash if there, then the name's characters. -1 when no name character stands there.
+ */
+function nameStartBefore(text: string, separator: number): number {
+  let position = separator - 1;
+  while (position >= 0 && WHITESPACE.test(text[position])) position--;
+  if (position >= 0 && (text[position] === '"' || text[position] === "'")) position--;
+  if (position >= 0 && text[position] === '\\') position--;
+  const end = position;
+  while (position >= 0 && isNameCharacter(text.charCodeAt(position))) position--;
+  return position === end ? -1 : position + 1;
+}
+
+const WHITESPACE = /\s/;
+
+/** `[A-Za-z0-9_.-]`, the characters of a field name. */
+function isNameCharacter(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45
+  );
 }
 
 /** A copy of `headers` with credential headers (`authorization`, `x-api-key`, `api-key`, `cookie`, ...) masked and other values redacted. */

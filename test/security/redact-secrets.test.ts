@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSecretName, redactHeaders } from '../../src/security/index.ts';
 import { NON_SECRET_KEY_KINDS } from '../../src/security/is-secret-name.ts';
+import { NAME_AND_SEPARATOR, NAMED_VALUE, redactNamedValues } from '../../src/security/redact-secrets.ts';
 import { redactSecrets } from '../../src/extension/index.ts';
 import { COHERE_KEY, CONTEXTUAL_SECRETS, PREFIXED_KEYS, URL_PASSWORD } from './secret-samples.ts';
 
@@ -77,6 +78,80 @@ describe('redactSecrets', () => {
       redactSecrets(unit.repeat(Math.ceil(200_000 / unit.length)));
       expect(performance.now() - started, unit).toBeLessThan(2_000);
     }
+  });
+});
+
+/** The named-value pass as a plain regex scan, trying a name at every character: the reference the faster scan must match. */
+function redactNamedValuesAtEveryCharacter(text: string): string {
+  const names = new RegExp(NAME_AND_SEPARATOR.source, 'g');
+  const value = new RegExp(NAMED_VALUE.source, 'iy');
+  let result = '';
+  let copied = 0;
+  for (let found = names.exec(text); found !== null; found = names.exec(text)) {
+    if (!isSecretName(found[1])) continue;
+    value.lastIndex = names.lastIndex;
+    const matched = value.exec(text);
+    if (matched === null) continue;
+    const [, doubleQuote, escapedQuote, singleQuote, scheme] = matched;
+    const quote = doubleQuote ?? escapedQuote ?? singleQuote;
+    result += text.slice(copied, names.lastIndex) + (quote === undefined ? `${scheme ?? ''}[REDACTED]` : `${quote}[REDACTED]${quote}`);
+    copied = value.lastIndex;
+    names.lastIndex = value.lastIndex;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
+}
+
+describe('redactNamedValues', () => {
+  // Names, separators, quotes, escapes and whitespace in every order: the pieces a named value is made of.
+  const piece = fc.constantFrom(
+    'apiKey',
+    'password',
+    'api-key',
+    'x.secret',
+    'session_token',
+    'maxTokens',
+    'user',
+    'a',
+    '9',
+    ':',
+    '=',
+    ' ',
+    '\t',
+    '\n',
+    '\u00a0',
+    '"',
+    "'",
+    '\\',
+    '\\"',
+    ',',
+    '&',
+    ';',
+    '}',
+    'Bearer ',
+    '[REDACTED]',
+    'v4lue',
+    'é',
+  );
+
+  it('property: finds exactly what a regex attempt at every character finds', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join('')),
+        (text) => {
+          expect(redactNamedValues(text)).toBe(redactNamedValuesAtEveryCharacter(text));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('property: agrees with the reference on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'ak=: "\'\\\t.-_x9'.split('')), maxLength: 60 }), (text) => {
+        expect(redactNamedValues(text)).toBe(redactNamedValuesAtEveryCharacter(text));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 
