@@ -20,7 +20,7 @@ import {
   standsForTurn,
 } from '../../src/memory/index.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
-import { recordSpan } from '../../src/extension/index.ts';
+import { describeResult, recordSpan } from '../../src/extension/index.ts';
 
 /** Which turn a request's messages belong to: a new one, or the stored turn whose open tool calls it answers. */
 export interface MemoryTurnPlacement {
@@ -66,11 +66,14 @@ export async function loadHistory(request: AdvisedRequest, { memory, name }: { m
   const entries = await recordSpan(
     request.context,
     { name: 'ai_advisors.memory.read', attributes: { 'ai_advisors.advisor.name': name } },
-    async (span) => {
-      const read = await memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true, omitTurnView: true });
-      span.setAttributes({ 'ai_advisors.memory.messages': read.length });
-      return read;
-    },
+    (span) =>
+      describeResult(
+        span,
+        memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true, omitTurnView: true }),
+        (read) => ({
+          'ai_advisors.memory.messages': read.length,
+        }),
+      ),
   );
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const instructions = joinSystem(request.instructions, entries);

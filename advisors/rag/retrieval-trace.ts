@@ -1,5 +1,5 @@
 import type { Document } from '../../src/index.ts';
-import { recordSpan, redactSecrets, type SpanAttributes } from '../../src/extension/index.ts';
+import { describeResult, recordSpan, redactSecrets, type SpanAttributes } from '../../src/extension/index.ts';
 import type { AdvisorContext } from '../../src/index.ts';
 import type { RerankWithFallbackResult } from '../../src/retrieval/index.ts';
 
@@ -128,14 +128,8 @@ export function createStageTimer(context: AdvisorContext): {
     async time(stage, work, describe) {
       const stageStart = performance.now();
       try {
-        return await recordSpan(
-          context,
-          { name: `ai_advisors.rag.${stage}`, attributes: { 'ai_advisors.rag.stage': stage } },
-          async (span) => {
-            const result = await work();
-            if (describe !== undefined && span.recording) span.setAttributes(describe(result));
-            return result;
-          },
+        return await recordSpan(context, { name: `ai_advisors.rag.${stage}`, attributes: { 'ai_advisors.rag.stage': stage } }, (span) =>
+          describe === undefined ? work() : describeResult(span, work(), describe),
         );
       } finally {
         timings[stage] = roundMs(performance.now() - stageStart);

@@ -57,6 +57,23 @@ export function recordSpan<T>(
   }
 }
 
+/**
+ * `work`, adding `describe`'s attributes of its result to `span` when the turn is traced. Untraced, `work` itself is
+ * returned: a `recordSpan` callback that returns this adds no async frame to the work it wraps.
+ *
+ * @example
+ * await recordSpan(context, { name: 'my.search' }, (span) =>
+ *   describeResult(span, retriever.retrieve(query), (found) => ({ 'my.documents': found.length })),
+ * );
+ */
+export function describeResult<T>(span: SpanRecorder, work: Promise<T>, describe: (result: T) => SpanAttributes): Promise<T> {
+  if (!span.recording) return work;
+  return work.then((result) => {
+    span.setAttributes(describe(result));
+    return result;
+  });
+}
+
 async function recordInSpan<T>(
   { api, tracer, context: turnContext }: TurnTelemetry,
   name: string,

@@ -1,4 +1,4 @@
-import { recordSpan } from '../../../src/extension/index.ts';
+import { describeResult, recordSpan } from '../../../src/extension/index.ts';
 import type { AdvisorContext, FilterExpression, Retriever } from '../../../src/index.ts';
 import { AdvisorTimeoutError, ComponentError } from '../../../src/index.ts';
 import { roundMs } from '../retrieval-trace.ts';
@@ -46,11 +46,11 @@ export async function retrieveInParallel({
       const started = performance.now();
       try {
         const attributes = { 'ai_advisors.rag.retriever': retriever.name, 'ai_advisors.rag.top_k': topK };
-        return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, async (span) => {
-          const hits = await searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal: signal });
-          span.setAttributes({ 'ai_advisors.rag.documents': hits.documents.length });
-          return hits;
-        });
+        return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, (span) =>
+          describeResult(span, searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal: signal }), (hits) => ({
+            'ai_advisors.rag.documents': hits.documents.length,
+          })),
+        );
       } catch (error) {
         const tolerated =
           onError === 'ignore' && !signal?.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));
