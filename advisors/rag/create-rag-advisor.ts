@@ -161,18 +161,26 @@ export function createRagAdvisor({
     },
   };
 
+  // Only the `skip` policy answers without the model; every other advisor only rewrites the request, which the chain
+  // runs in its loop of `before` hooks, without the frame, closure and stream hand-over of an around hook.
+  const hooks: Pick<Advisor, 'before' | 'aroundCall' | 'aroundStream'> =
+    noContext === 'skip'
+      ? {
+          async aroundCall(request, next) {
+            const { request: prepared, answer } = await prepare(request);
+            return answer === undefined ? next(prepared) : answerDirectly(prepared, { advisor: name, text: answer });
+          },
+          async aroundStream(request, next) {
+            const { request: prepared, answer } = await prepare(request);
+            return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
+          },
+        }
+      : { before: async (request) => (await prepare(request)).request };
   return {
     name,
     order,
     retriever,
-    async aroundCall(request, next) {
-      const { request: prepared, answer } = await prepare(request);
-      return answer === undefined ? next(prepared) : answerDirectly(prepared, { advisor: name, text: answer });
-    },
-    async aroundStream(request, next) {
-      const { request: prepared, answer } = await prepare(request);
-      return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
-    },
+    ...hooks,
     after(response) {
       if (openToolCalls(response.messages).length > 0) waiting.keep(response.context, response.request.sources);
       return response;

@@ -74,9 +74,9 @@ describe('telemetry on the chat client', () => {
     });
 
     const memoryBefore = spanNamed(spans, 'ai_advisors.advisor.before', { 'ai_advisors.advisor.name': 'message-memory' });
-    const ragAround = spanNamed(spans, 'ai_advisors.advisor.around', { 'ai_advisors.advisor.name': 'question-answer' });
+    const ragBefore = spanNamed(spans, 'ai_advisors.advisor.before', { 'ai_advisors.advisor.name': 'question-answer' });
     const memoryAfter = spanNamed(spans, 'ai_advisors.advisor.after', { 'ai_advisors.advisor.name': 'message-memory' });
-    for (const hook of [memoryBefore, ragAround, memoryAfter]) expect(parentOf(spans, hook)).toBe(turn);
+    for (const hook of [memoryBefore, ragBefore, memoryAfter]) expect(parentOf(spans, hook)).toBe(turn);
     expect(memoryBefore.attributes['ai_advisors.advisor.order']).toBe(-100);
 
     expect(parentOf(spans, spanNamed(spans, 'ai_advisors.memory.read'))).toBe(memoryBefore);
@@ -85,7 +85,7 @@ describe('telemetry on the chat client', () => {
     expect(append.attributes).toMatchObject({ 'ai_advisors.memory.messages': 2, 'ai_advisors.memory.outcome': 'stored' });
 
     for (const stage of ['transform', 'route', 'retrieve', 'aggregate', 'inject']) {
-      expect(parentOf(spans, spanNamed(spans, `ai_advisors.rag.${stage}`)), stage).toBe(ragAround);
+      expect(parentOf(spans, spanNamed(spans, `ai_advisors.rag.${stage}`)), stage).toBe(ragBefore);
     }
     const source = spanNamed(spans, 'ai_advisors.rag.retrieve.source', { 'ai_advisors.rag.retriever': 'handbook' });
     expect(parentOf(spans, source)).toBe(spanNamed(spans, 'ai_advisors.rag.retrieve'));
@@ -171,7 +171,7 @@ describe('telemetry on the middleware', () => {
     expect(parentOf(spans, memoryAfter)).toBe(turn);
     expect(parentOf(spans, spanNamed(spans, 'ai_advisors.memory.append'))).toBe(memoryAfter);
     expect(parentOf(spans, spanNamed(spans, 'ai_advisors.rag.retrieve'))).toBe(
-      spanNamed(spans, 'ai_advisors.advisor.around', { 'ai_advisors.advisor.name': 'question-answer' }),
+      spanNamed(spans, 'ai_advisors.advisor.before', { 'ai_advisors.advisor.name': 'question-answer' }),
     );
   });
 });
