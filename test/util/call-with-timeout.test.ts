@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AdvisorTimeoutError } from '../../src/index.ts';
 import { callWithTimeout } from '../../src/util/call-with-timeout.ts';
 
@@ -7,6 +7,25 @@ const never = () => new Promise<never>(() => {});
 describe('callWithTimeout', () => {
   it('returns the result of a call that finishes in time', async () => {
     await expect(callWithTimeout({ component: 'reranker', operation: 'rerank', timeoutMs: 100, run: async () => 42 })).resolves.toBe(42);
+  });
+
+  it('sets no timer for a call that is done at once (an in-memory index), and one for a call still running', async () => {
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await callWithTimeout({ component: 'retriever', operation: 'retrieve', timeoutMs: 10_000, run: async () => ['hit'] });
+      expect(setTimer).not.toHaveBeenCalled();
+      const later = callWithTimeout({
+        component: 'retriever',
+        operation: 'retrieve',
+        timeoutMs: 10_000,
+        run: () => new Promise((resolve) => setImmediate(() => resolve(['hit']))),
+      });
+      await Promise.resolve();
+      expect(setTimer).toHaveBeenCalledWith(expect.any(Function), 10_000);
+      await expect(later).resolves.toEqual(['hit']);
+    } finally {
+      setTimer.mockRestore();
+    }
   });
 
   it('rejects with a AdvisorTimeoutError naming the component, even when the call ignores its signal', async () => {
