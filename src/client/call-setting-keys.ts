@@ -21,10 +21,13 @@ export const CALL_SETTING_KEYS = [
   'output',
 ] as const satisfies readonly (keyof ChatCallSettings)[];
 
+const CALL_SETTINGS = new Set<string>(CALL_SETTING_KEYS);
+
+/** The call settings among `source`'s own properties (a turn's input holds two or three keys, not all seventeen). */
 export function pickCallSettings(source: Readonly<Record<string, unknown>>): ChatCallSettings {
   const settings: Record<string, unknown> = {};
-  for (const key of CALL_SETTING_KEYS) {
-    if (source[key] !== undefined) settings[key] = source[key];
+  for (const key of Object.keys(source)) {
+    if (CALL_SETTINGS.has(key) && source[key] !== undefined) settings[key] = source[key];
   }
   return settings as ChatCallSettings;
 }
