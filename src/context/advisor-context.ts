@@ -72,7 +72,8 @@ export class AdvisorContext {
    * turn builds none of it before the model is called. `compute` must read only values that no longer change.
    *
    * @example
-   * context.annotateLazily('my-rag', { trace: () => buildTrace(hits) });
+   * const context = new AdvisorContext();
+   * context.annotateLazily('my-rag', { documents: () => documents.map((document) => ({ id: document.id })) });
    */
   annotateLazily(advisorName: string, computes: Readonly<Record<string, () => unknown>>): void {
     const data: Record<string, unknown> = { ...this.advisorMetadata[advisorName] };

@@ -62,9 +62,15 @@ export function recordSpan<T>(
  * returned: a `recordSpan` callback that returns this adds no async frame to the work it wraps.
  *
  * @example
- * await recordSpan(context, { name: 'my.search' }, (span) =>
- *   describeResult(span, retriever.retrieve(query), (found) => ({ 'my.documents': found.length })),
- * );
+ * const searching: Advisor = {
+ *   name: 'searching',
+ *   before: async (request) => {
+ *     const found = await recordSpan(request.context, { name: 'my.search' }, (span) =>
+ *       describeResult(span, retriever.retrieve(query), (hits) => ({ 'my.documents': hits.length })),
+ *     );
+ *     return { ...request, sources: found };
+ *   },
+ * };
  */
 export function describeResult<T>(span: SpanRecorder, work: Promise<T>, describe: (result: T) => SpanAttributes): Promise<T> {
   if (!span.recording) return work;
