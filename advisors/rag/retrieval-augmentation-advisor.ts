@@ -10,6 +10,7 @@ import {
 } from '../../src/extension/index.ts';
 import type { Document, Retriever } from '../../src/index.ts';
 import { ComponentError } from '../../src/index.ts';
+import { dedupeDocuments } from '../../src/retrieval/index.ts';
 import type { AggregateInput, AggregateResult, ContentAggregator } from './aggregation/content-aggregator.ts';
 import { createRrfAggregator } from './aggregation/rrf-aggregator.ts';
 import {
@@ -28,7 +29,7 @@ import type { RagStageInput } from './rag-stage-input.ts';
 import { retrieveInParallel, type RetrieverErrorPolicy } from './retrieval/retrieve-in-parallel.ts';
 import { hitsTrace, rankedRefs, type RetrieverHits } from './retrieval/search-retriever.ts';
 import { createStageTimer, createTraceQueries, droppedBetween, type RetrievalTrace } from './retrieval-trace.ts';
-import { createAllRouter, type QueryRouter } from './routing/query-router.ts';
+import { createAllRouter, routeDecision, type QueryRouter, type RouteDecision } from './routing/query-router.ts';
 import { routeQueries } from './routing/route-queries.ts';
 import {
   checkRagOptions,
@@ -124,9 +125,11 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   checkRagOptions(options, { component: 'retrieval-augmentation', known: OPTION_KEYS, replaced: RENAMED_RAG_OPTIONS });
   const name = checkNonEmptyString(options.name ?? 'retrieval-augmentation', { component: 'retrieval-augmentation', argument: 'name' });
   const site = (argument: string): OptionSite => ({ component: name, argument });
-  const router = resolveRouter(options, name);
+  const { router, everyQueryTo } = resolveRouter(options, name);
   const queryTransformers = checkStages<QueryTransformer>(options.queryTransformers ?? [], 'transform', site('queryTransformers'));
   const aggregator = checkStage<ContentAggregator>(options.aggregator ?? createRrfAggregator(), 'aggregate', site('aggregator'));
+  // The default fusion keeps a single list as its retriever ranked it (see `fuseRetrievedLists`).
+  const fusesByRank = options.aggregator === undefined;
   const postProcessors = checkStages<DocumentPostProcessor>(options.postProcessors ?? [], 'process', site('postProcessors'));
   const topK = checkPositiveInteger(options.topK ?? 5, site('topK'));
   const candidateK = checkOptional(options.candidateK, checkPositiveInteger, site('candidateK'));
@@ -151,16 +154,27 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
     const keep = call.topK ?? topK;
     const threshold = call.minScore ?? minScore;
 
-    const { queries, transformations } = await timer.time(
-      'transform',
-      () => transformQueries({ query: call.query, transformers: queryTransformers, input }),
-      (result) => ({ 'ai_advisors.rag.queries': result.queries.length }),
-    );
-    const routes = await timer.time(
-      'route',
-      () => routeQueries({ queries, router, input }),
-      (result) => ({ 'ai_advisors.rag.searches': result.reduce((sum, route) => sum + route.decision.retrievers.length, 0) }),
-    );
+    // Untraced, the stages with nothing to do (no transformer, every query to every retriever, one list to fuse) are
+    // not run; traced, their spans still show them.
+    const { queries, transformations } =
+      !timer.traced && queryTransformers.length === 0
+        ? timer.skip('transform', { queries: [call.query], transformations: [] })
+        : await timer.time(
+            'transform',
+            () => transformQueries({ query: call.query, transformers: queryTransformers, input }),
+            (result) => ({ 'ai_advisors.rag.queries': result.queries.length }),
+          );
+    const routes =
+      !timer.traced && everyQueryTo !== undefined
+        ? timer.skip(
+            'route',
+            queries.map((query) => ({ query, decision: everyQueryTo })),
+          )
+        : await timer.time(
+            'route',
+            () => routeQueries({ queries, router, input }),
+            (result) => ({ 'ai_advisors.rag.searches': result.reduce((sum, route) => sum + route.decision.retrievers.length, 0) }),
+          );
     const retrieverMinScore = rescores ? candidateMinScore : threshold;
     const hits = await timer.time(
       'retrieve',
@@ -187,21 +201,23 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
     const aggregated: AggregateResult =
       retrieved.length === 0
         ? { documents: [] }
-        : await timer.time(
-            'aggregate',
-            () =>
-              aggregate(aggregator, resultsByQuery(scored), {
-                ...input,
-                originalQuery: call.query,
-                topK: keep,
-                ...(rescores && threshold !== undefined && { minScore: threshold }),
+        : !timer.traced && fusesByRank && scored.length === 1
+          ? timer.skip('aggregate', { documents: dedupeDocuments(retrieved) })
+          : await timer.time(
+              'aggregate',
+              () =>
+                aggregate(aggregator, resultsByQuery(scored), {
+                  ...input,
+                  originalQuery: call.query,
+                  topK: keep,
+                  ...(rescores && threshold !== undefined && { minScore: threshold }),
+                }),
+              (result) => ({
+                'ai_advisors.rag.aggregator': aggregator.name,
+                'ai_advisors.rag.documents': result.documents.length,
+                ...scoreRange(result.documents),
               }),
-            (result) => ({
-              'ai_advisors.rag.aggregator': aggregator.name,
-              'ai_advisors.rag.documents': result.documents.length,
-              ...scoreRange(result.documents),
-            }),
-          );
+            );
 
     let documents = aggregated.documents;
     let postProcessed: RetrievalTrace['dropped'] = [];
@@ -264,12 +280,19 @@ function scoreRange(documents: readonly Document[]): SpanAttributes {
   return scores.length === 0 ? {} : { 'ai_advisors.rag.score.min': Math.min(...scores), 'ai_advisors.rag.score.max': Math.max(...scores) };
 }
 
-function resolveRouter({ retrievers, router }: RetrievalAugmentationAdvisorOptions, component: string): QueryRouter {
+/** The router, and with `retrievers` given, the decision it makes for every query. */
+function resolveRouter(
+  { retrievers, router }: RetrievalAugmentationAdvisorOptions,
+  component: string,
+): { router: QueryRouter; everyQueryTo?: RouteDecision } {
   if ((retrievers === undefined) === (router === undefined)) {
     throw invalidOption({ component, argument: 'retrievers' }, 'give exactly one of `retrievers` and `router`');
   }
-  if (retrievers !== undefined) return createAllRouter({ retrievers: checkRetrievers(retrievers, { component, argument: 'retrievers' }) });
-  return checkStage<QueryRouter>(router, 'route', { component, argument: 'router' });
+  if (retrievers !== undefined) {
+    const checked = checkRetrievers(retrievers, { component, argument: 'retrievers' });
+    return { router: createAllRouter({ retrievers: checked }), everyQueryTo: routeDecision({ retrievers: checked }) };
+  }
+  return { router: checkStage<QueryRouter>(router, 'route', { component, argument: 'router' }) };
 }
 
 /** The successful hits grouped by query, one ranked list per source, as aggregators take them. */

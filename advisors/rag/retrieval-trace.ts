@@ -1,5 +1,5 @@
 import type { Document } from '../../src/index.ts';
-import { describeResult, recordSpan, redactSecrets, type SpanAttributes } from '../../src/extension/index.ts';
+import { describeResult, isTraced, recordSpan, redactSecrets, type SpanAttributes } from '../../src/extension/index.ts';
 import type { AdvisorContext } from '../../src/index.ts';
 import type { RerankWithFallbackResult } from '../../src/retrieval/index.ts';
 
@@ -119,12 +119,17 @@ export function createTraceQueries(original: string) {
  * the stage produced (counts, scores) to its span.
  */
 export function createStageTimer(context: AdvisorContext): {
+  /** Whether the turn is traced: untraced, a stage with nothing to do is `skip`ped instead of run. */
+  readonly traced: boolean;
   time<T>(stage: string, work: () => Promise<T>, describe?: (result: T) => SpanAttributes): Promise<T>;
+  /** A stage with nothing to do, not run: `result` is what it would produce, its time 0. */
+  skip<T>(stage: string, result: T): T;
   timings(): Record<string, number>;
 } {
   const started = performance.now();
   const timings: Record<string, number> = {};
   return {
+    traced: isTraced(context),
     async time(stage, work, describe) {
       const stageStart = performance.now();
       try {
@@ -134,6 +139,10 @@ export function createStageTimer(context: AdvisorContext): {
       } finally {
         timings[stage] = roundMs(performance.now() - stageStart);
       }
+    },
+    skip(stage, result) {
+      timings[stage] = 0;
+      return result;
     },
     timings: () => ({ ...timings, total: roundMs(performance.now() - started) }),
   };

@@ -24,7 +24,7 @@ export { describeValue } from '../context/context-key.ts';
 export { documentSourcePart, documentSourceParts, MAX_SOURCE_PARTS } from '../chain/document-source-part.ts';
 export { callWithTimeout } from '../util/call-with-timeout.ts';
 export { raceAbort } from '../util/race-abort.ts';
-export { describeResult, recordSpan, type SpanAttributes, type SpanRecorder } from '../telemetry/record-span.ts';
+export { describeResult, isTraced, recordSpan, type SpanAttributes, type SpanRecorder } from '../telemetry/record-span.ts';
 export { checkNesting, MAX_NESTING_DEPTH } from '../util/check-nesting.ts';
 export {
   isSecretName,

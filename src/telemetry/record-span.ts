@@ -57,6 +57,11 @@ export function recordSpan<T>(
   }
 }
 
+/** Whether `context`'s turn is traced (its `telemetry` setting is on): work that only a span would show can be skipped otherwise. */
+export function isTraced(context: AdvisorContext): boolean {
+  return turnTelemetryOf(context) !== undefined;
+}
+
 /**
  * `work`, adding `describe`'s attributes of its result to `span` when the turn is traced. Untraced, `work` itself is
  * returned: a `recordSpan` callback that returns this adds no async frame to the work it wraps.

@@ -4,7 +4,7 @@ import { streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useInMemoryTracing } from '../helpers/in-memory-tracing.ts';
-import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
+import { messageMemoryAdvisor, questionAnswerAdvisor, type RetrievalTrace } from '../../advisors/index.ts';
 import { advisorMiddleware, createChatClient, type Advisor } from '../../src/index.ts';
 import { createChatMemory } from '../../src/memory/index.ts';
 import { createBm25Retriever } from '../../src/retrieval/index.ts';
@@ -98,6 +98,33 @@ describe('telemetry on the chat client', () => {
     expect(sdkSpans.length).toBeGreaterThan(0);
     for (const span of sdkSpans) expect(isUnder(spans, span, turn), span.name).toBe(true);
     for (const span of spans) expect(span.spanContext().traceId).toBe(turn.spanContext().traceId);
+  });
+
+  it('a traced turn runs every retrieval stage, an untraced one skips those with nothing to do: both record the same trace', async () => {
+    const rag = questionAnswerAdvisor({ retriever: createBm25Retriever({ name: 'handbook', documents }), topK: 2 });
+    const traceOf = async (telemetry: { isEnabled: boolean }) => {
+      const chat = createChatClient({ model: mockModel([textParts(['Within 14 days.'])]), advisors: [rag], telemetry });
+      const { metadata } = await chat.stream({ prompt: 'When are refunds paid?' }).response;
+      const { timings, hits, ...stages } = metadata['question-answer']!.trace as RetrievalTrace;
+      // Times differ from run to run; everything else must not.
+      const hitsWithoutTimes = hits.map(({ ms: _ms, ...hit }) => hit);
+      return {
+        stages: { ...stages, hits: hitsWithoutTimes },
+        timingKeys: Object.keys(timings),
+        metadata: { ...metadata['question-answer'], trace: undefined },
+      };
+    };
+
+    const untraced = await traceOf({ isEnabled: false });
+    expect((await finishedSpans()).filter((span) => span.name.startsWith('ai_advisors.rag.'))).toEqual([]);
+    const traced = await traceOf({ isEnabled: true });
+    const stageSpans = (await finishedSpans()).map((span) => span.name).filter((name) => name.startsWith('ai_advisors.rag.'));
+    expect(new Set(stageSpans)).toEqual(
+      new Set(['transform', 'route', 'retrieve', 'retrieve.source', 'aggregate', 'inject'].map((stage) => `ai_advisors.rag.${stage}`)),
+    );
+    expect(untraced).toEqual(traced);
+    expect(untraced.timingKeys).toEqual(['transform', 'route', 'retrieve', 'aggregate', 'total']);
+    expect(untraced.stages).toMatchObject({ routes: [{ query: 0, router: 'all', retrievers: ['handbook'] }], transformations: [] });
   });
 
   it('records a failed turn as an error with the secret in the provider message redacted', async () => {
