@@ -10,8 +10,8 @@ import {
 } from '../../src/extension/index.ts';
 import type { Document, Retriever } from '../../src/index.ts';
 import { ComponentError } from '../../src/index.ts';
-import { dedupeDocuments } from '../../src/retrieval/index.ts';
 import type { AggregateInput, AggregateResult, ContentAggregator } from './aggregation/content-aggregator.ts';
+import { fuseRetrievedLists } from './aggregation/fuse-retrieved-lists.ts';
 import { createRrfAggregator } from './aggregation/rrf-aggregator.ts';
 import {
   createRagAdvisor,
@@ -128,7 +128,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   const { router, everyQueryTo } = resolveRouter(options, name);
   const queryTransformers = checkStages<QueryTransformer>(options.queryTransformers ?? [], 'transform', site('queryTransformers'));
   const aggregator = checkStage<ContentAggregator>(options.aggregator ?? createRrfAggregator(), 'aggregate', site('aggregator'));
-  // The default fusion keeps a single list as its retriever ranked it (see `fuseRetrievedLists`).
+  // The default aggregator is `fuseRetrievedLists`, which keeps a single list as its retriever ranked it.
   const fusesByRank = options.aggregator === undefined;
   const postProcessors = checkStages<DocumentPostProcessor>(options.postProcessors ?? [], 'process', site('postProcessors'));
   const topK = checkPositiveInteger(options.topK ?? 5, site('topK'));
@@ -202,7 +202,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
       retrieved.length === 0
         ? { documents: [] }
         : !timer.traced && fusesByRank && scored.length === 1
-          ? timer.skip('aggregate', { documents: dedupeDocuments(retrieved) })
+          ? timer.skip('aggregate', { documents: fuseRetrievedLists(resultsByQuery(scored)) })
           : await timer.time(
               'aggregate',
               () =>
