@@ -25,6 +25,10 @@
  * Every framework's answer is checked against the served one, and the messages each sends the model against ours:
  * the same 20 history messages, the question, and how many of our top-5 passages it carries.
  *
+ * A floor runs beside them: the necessary parts and the model call written by hand (the window read, BM25, the prompt,
+ * the AI SDK's low-memory `streamText` that the chat client uses, the append), with none of the client's machinery. What
+ * ours adds beyond it is the cost of the checks, the chain, the advisors' glue, the source parts and the stream hand-over.
+ *
  * It runs on Node's own type stripping (no tsx), the code as shipped, as bench:chain does.
  */
 import { createOpenAI } from '@ai-sdk/openai';
@@ -37,7 +41,7 @@ import { openai as llamaIndexOpenAI } from '@llamaindex/openai';
 import { Agent, type AgentConfig } from '@mastra/core/agent';
 import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
-import { streamText } from 'ai';
+import { experimental_streamTextLowMemory as streamTextLowMemory, streamText } from 'ai';
 import {
   BaseRetriever,
   ContextChatEngine,
@@ -52,6 +56,7 @@ import {
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../advisors/index.ts';
 import { type Advisor, type ChatMemory, createChatClient, createChatMemory, type Retriever } from '../../src/index.ts';
 import { createBm25Retriever } from '../../src/bm25/index.ts';
+import { formatDocumentContext, renderContextTemplate } from '../../src/retrieval/index.ts';
 import { beirDocumentText } from '../../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from '../beir/load-scifact.ts';
 import { printMachineFacts } from '../machine-facts.ts';
@@ -179,6 +184,40 @@ const instrumented = ourClient(
 
 // The necessary parts, alone: a window read and an append on a memory of the same size holding the same turns, one BM25 search.
 const aloneMemory = await filledMemory('alone');
+
+// The floor: the necessary parts and the model call written by hand, with nothing else (no checks, no chain, no sources,
+// no trace, no turn view stored), through the low-memory streamText the chat client uses.
+const floorMemory = await filledMemory('floor');
+let floorTurns = 0;
+
+async function floorTurn(question: string): Promise<Sample> {
+  const begin = performance.now();
+  let ttft = Number.NaN;
+  const entries = await floorMemory.read('floor', { keepOpenToolCalls: true, omitTurnView: true });
+  const passages = await ourRetriever.retrieve(question, { topK: TOP_K });
+  const prompt = renderContextTemplate({ question, context: formatDocumentContext(passages) });
+  const result = streamTextLowMemory({
+    model: openai.chat('floor'),
+    instructions: SYSTEM,
+    messages: [...entries.map((entry) => entry.message), { role: 'user', content: prompt }],
+  });
+  let text = '';
+  for await (const part of result.stream) {
+    if (part.type !== 'text-delta') continue;
+    if (Number.isNaN(ttft) && part.text !== '') ttft = performance.now() - begin;
+    text += part.text;
+  }
+  const turnId = `floor-${floorTurns++}`;
+  await floorMemory.appendTurn(
+    'floor',
+    [
+      { role: 'user', content: question },
+      { role: 'assistant', content: text },
+    ],
+    { key: turnId, metadata: { ...storedMetadata, turnId } },
+  );
+  return { total: performance.now() - begin, ttft, text };
+}
 
 // ---- LangChain.js ----
 const langChainModel = new ChatOpenAI({ model: 'langchain', apiKey, configuration: { baseURL: server.baseURL }, streaming: true });
@@ -354,6 +393,7 @@ const variants: Variant[] = [
     name: 'ours, bare streamText',
     run: () => sample(() => streamText({ model: openai.chat('ours-bare'), system: SYSTEM, messages: bareMessages }).textStream),
   },
+  { name: 'floor (hand-written)', run: floorTurn },
   {
     name: 'ours, instrumented',
     async run(question) {
@@ -630,6 +670,12 @@ console.log(
 console.log(
   `ours: added ${oursAdded.toFixed(3)} ms = ${(oursAdded / necessary).toFixed(2)}× the necessary parts (target ≤ 1.5×); ` +
     `TTFT ${medians('ours').ttft.toFixed(3)} ms vs bare + retrieval + read + 0.2 = ${(bare.ttft + parts.retrieve + parts.read + 0.2).toFixed(3)} ms`,
+);
+const floorAdded = medians('floor (hand-written)').total - bare.total;
+console.log(
+  `floor (the necessary parts and the low-memory model call, hand-written, nothing else): added ${floorAdded.toFixed(3)} ms, ` +
+    `TTFT ${medians('floor (hand-written)').ttft.toFixed(3)} ms; ours' machinery on top of it: ${(oursAdded - floorAdded).toFixed(3)} ms per turn, ` +
+    `${(medians('ours').ttft - medians('floor (hand-written)').ttft).toFixed(3)} ms before the first token`,
 );
 
 const span = (name: string, from: string, to: string) => {
