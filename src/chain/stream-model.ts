@@ -5,7 +5,7 @@ import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, T
 import { modelCallOptions } from './call-model.ts';
 import { documentSourceParts } from './document-source-part.ts';
 import { modelError, modelTimeout } from './model-error.ts';
-import { LazyPartStream } from '../util/part-source.ts';
+import { LazyPartStream, type ReadSteps } from '../util/part-source.ts';
 
 /**
  * The end of a streaming chain: one `streamText` call, tool steps included.
@@ -125,31 +125,41 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   let started = false;
   let closed = false;
   const reader = result.stream.getReader();
-  const read = async (): Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> => {
-    if (started && queued.length > 0) return { done: false, value: queued.shift()! };
-    if (closed) return { done: true, value: undefined };
-    let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
-    try {
-      next = await reader.read();
-    } catch (readError) {
+  const steps: ReadSteps<TextStreamPart<ToolSet>> = {
+    ready: () =>
+      started && queued.length > 0 ? { done: false, value: queued.shift()! } : closed ? { done: true, value: undefined } : undefined,
+    reader,
+    accept(part) {
+      if (part.type === 'abort' && !abortSignal.aborted) {
+        // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
+        part = { type: 'error', error: modelTimeout('stream', request.settings) };
+      }
+      observe(part);
+      if (part.type === 'start') started = true;
+      return { done: false, value: part };
+    },
+    async end() {
+      closed = true;
+      await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
+      return { done: true, value: undefined };
+    },
+    async recover(readError) {
       error ??= readError;
       closed = true;
       await settle(abortSignal.aborted ? 'aborted' : 'error');
       return { done: false, value: { type: 'error', error: readError } };
+    },
+  };
+  const read = async (): Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> => {
+    const ready = steps.ready();
+    if (ready !== undefined) return ready;
+    let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
+    try {
+      next = await reader.read();
+    } catch (readError) {
+      return steps.recover(readError);
     }
-    if (next.done) {
-      closed = true;
-      await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
-      return next;
-    }
-    let part = next.value;
-    if (part.type === 'abort' && !abortSignal.aborted) {
-      // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
-      part = { type: 'error', error: modelTimeout('stream', request.settings) };
-    }
-    observe(part);
-    if (part.type === 'start') started = true;
-    return { done: false, value: part };
+    return next.done ? steps.end() : steps.accept(next.value);
   };
   const cancel = async (reason?: unknown) => {
     cancellation.abort(reason);
@@ -158,7 +168,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     await settle('aborted');
     await reader.cancel(reason).catch(() => {});
   };
-  return new LazyPartStream({ read, cancel }, response);
+  return new LazyPartStream({ read, cancel, steps }, response);
 }
 
 /**

@@ -46,10 +46,22 @@ export function createReplayBroadcast<T>(
         finish({});
         return;
       }
+      const { steps } = reader;
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (admit(value)) publish(value);
+        let next = steps?.ready();
+        if (next === undefined && steps !== undefined) {
+          // The source's reader read here, not through its `read`: one promise a part instead of two.
+          let read: ReadableStreamReadResult<T> | undefined;
+          try {
+            read = await steps.reader.read();
+          } catch (readError) {
+            next = await steps.recover(readError);
+          }
+          if (read !== undefined) next = read.done ? await steps.end() : steps.accept(read.value);
+        }
+        next ??= await reader.read();
+        if (next.done) break;
+        if (admit(next.value)) publish(next.value);
       }
       for (const part of await beforeClose()) publish(part);
       finish({});
