@@ -530,6 +530,29 @@ const timelines = new Map<string, Marks[]>([
 /** The necessary parts' place in the round. */
 const NECESSARY_PARTS = Symbol('necessary parts alone');
 
+/** A seeded pseudo-random source (mulberry32), so that every run takes the same orders. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A copy of `items` in random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
+}
+
+const random = seededRandom(35);
+
 /** What ours stored with its last turn's messages (the retrieved documents, the sources the page showed): the alone append stores it too. */
 async function lastStoredMetadata() {
   const { turnId, createdAt, ...stored } = (await ourMemory.read('ours')).at(-1)!.metadata;
@@ -570,10 +593,12 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
   const question = questions[iteration % questions.length];
   const measuring = iteration >= WARMUP;
   ourPassages = (await ourRetriever.retrieve(question, { topK: TOP_K })).map((passage) => passage.text);
-  // Every variant, and the necessary parts alone, take each place in the round in turn, so that all run on caches as
-  // warm or cold; in the first round ours goes first, so that the bare calls have messages to send.
+  // Each round runs the variants, and the necessary parts alone, in an order of its own: a rotation would keep every
+  // variant behind the same neighbour, whose traces in the caches (our bare call always right after our turn, its
+  // streaming code still warm; our turn always after a peer's) it would inherit in every round. The first round runs
+  // ours first, so that the bare calls have messages to send.
   const round: (Variant | typeof NECESSARY_PARTS)[] = [...variants, NECESSARY_PARTS];
-  const order = round.map((_, index) => round[(index + iteration) % round.length]);
+  const order = iteration === 0 ? round : shuffled(round, random);
   const results: [Variant, Sample, readonly ServedRequest[]][] = [];
   let parts: { read: number; append: number; retrieve: number } | undefined;
   for (const variant of order) {
