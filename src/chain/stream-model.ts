@@ -5,7 +5,7 @@ import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, T
 import { modelCallOptions } from './call-model.ts';
 import { documentSourceParts } from './document-source-part.ts';
 import { modelError, modelTimeout } from './model-error.ts';
-import { LazyPartStream, type ReadSteps } from '../util/part-source.ts';
+import { LazyPartStream, readBySteps, type ReadSteps } from '../util/part-source.ts';
 
 /**
  * The end of a streaming chain: one `streamText` call, tool steps included.
@@ -150,17 +150,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
       return { done: false, value: { type: 'error', error: readError } };
     },
   };
-  const read = async (): Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> => {
-    const ready = steps.ready();
-    if (ready !== undefined) return ready;
-    let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
-    try {
-      next = await reader.read();
-    } catch (readError) {
-      return steps.recover(readError);
-    }
-    return next.done ? steps.end() : steps.accept(next.value);
-  };
+  const read = () => readBySteps(steps);
   const cancel = async (reason?: unknown) => {
     cancellation.abort(reason);
     aborted = true;

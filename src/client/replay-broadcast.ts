@@ -50,7 +50,7 @@ export function createReplayBroadcast<T>(
       for (;;) {
         let next = steps?.ready();
         if (next === undefined && steps !== undefined) {
-          // The source's reader read here, not through its `read`: one promise a part instead of two.
+          // `readBySteps` inlined: the reader's promise is the only one a part costs, with no async wrapper around it.
           let read: ReadableStreamReadResult<T> | undefined;
           try {
             read = await steps.reader.read();

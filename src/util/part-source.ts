@@ -23,6 +23,19 @@ export interface ReadSteps<T> {
   recover(error: unknown): Promise<ReadableStreamReadResult<T>>;
 }
 
+/** One `read` made of `steps`: a part ready without reading, else the reader's next part accepted, its end, or its failure recovered. */
+export async function readBySteps<T>(steps: ReadSteps<T>): Promise<ReadableStreamReadResult<T>> {
+  const ready = steps.ready();
+  if (ready !== undefined) return ready;
+  let next: ReadableStreamReadResult<T>;
+  try {
+    next = await steps.reader.read();
+  } catch (error) {
+    return steps.recover(error);
+  }
+  return next.done ? steps.end() : steps.accept(next.value);
+}
+
 /** Anything that carries a stream of parts, such as an `AdvisedStream`. */
 export interface WithStream<T> {
   readonly stream: ReadableStream<T>;

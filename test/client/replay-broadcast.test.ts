@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createReplayBroadcast } from '../../src/client/replay-broadcast.ts';
-import { LazyPartStream, type PartSource, type ReadSteps } from '../../src/util/part-source.ts';
+import { LazyPartStream, type PartSource, readBySteps, type ReadSteps } from '../../src/util/part-source.ts';
 
 /**
  * A source over `parts` (an `Error` among them makes the reader fail there) that upper-cases each part it accepts,
- * puts `queued` right after the first part, and ends with `end`, as the stream model's does: `read` composes its steps.
+ * puts `queued` right after the first part, and ends with `end`, as the stream model's does: `read` is `readBySteps`.
  */
 function stepSource(parts: readonly (string | Error)[], queued: string[]) {
   const log: string[] = [];
@@ -38,17 +38,9 @@ function stepSource(parts: readonly (string | Error)[], queued: string[]) {
       return { done: false, value: `failed: ${(error as Error).message}` };
     },
   };
-  const read = async (): Promise<ReadableStreamReadResult<string>> => {
+  const read = () => {
     log.push('read');
-    const ready = steps.ready();
-    if (ready !== undefined) return ready;
-    let next: ReadableStreamReadResult<string>;
-    try {
-      next = await reader.read();
-    } catch (error) {
-      return steps.recover(error);
-    }
-    return next.done ? steps.end() : steps.accept(next.value);
+    return readBySteps(steps);
   };
   const source: PartSource<string> = { read, cancel: (reason) => reader.cancel(reason), steps };
   return { source, log };
