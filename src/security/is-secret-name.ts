@@ -87,6 +87,37 @@ export function isSecretName(name: string): boolean {
   return words.at(-1) === 'key' && !NON_SECRET_KEY_KINDS.has(words.at(-2) ?? '');
 }
 
+/** What a secret name's words, joined, end with (`sid` for the session names); the longest is 15 characters. */
+const SECRET_NAME_TAILS = [...SECRET_NAME_ENDINGS, 'key', 'sid'];
+const LONGEST_TAIL = Math.max(...SECRET_NAME_TAILS.map((tail) => tail.length));
+
+/**
+ * False only where `isSecretName` is false, for a name of `[A-Za-z0-9_.-]` characters, without its regular
+ * expressions: most names in prose (`p = 0.05`, `Background:`) are ruled out by their last letters. Every secret name
+ * holds `session`, or its letters, separators dropped and trailing digits cut, end with a credential ending, `key` or
+ * `sid`.
+ */
+export function mayBeSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (lower.includes('session')) return true;
+  let position = lower.length - 1;
+  while (position >= 0 && (isDigit(lower.charCodeAt(position)) || isSeparator(lower.charCodeAt(position)))) position--;
+  let tail = '';
+  for (; position >= 0 && tail.length < LONGEST_TAIL; position--) {
+    if (!isSeparator(lower.charCodeAt(position))) tail = lower[position] + tail;
+  }
+  return SECRET_NAME_TAILS.some((ending) => tail.endsWith(ending));
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** `-`, `_` and `.`, the separators inside a name. */
+function isSeparator(code: number): boolean {
+  return code === 45 || code === 95 || code === 46;
+}
+
 /** `cohereAPIKey2` → `['cohere', 'api', 'key']`: camelCase humps and separators split words; numbers at the end go. */
 function nameWords(name: string): string[] {
   return name

@@ -1,4 +1,4 @@
-import { isSecretName } from './is-secret-name.ts';
+import { isSecretName, mayBeSecretName } from './is-secret-name.ts';
 
 /** What every redacted credential is replaced with. */
 export const REDACTED = '[REDACTED]';
@@ -93,8 +93,9 @@ export function redactSecrets(text: string): string {
 /**
  * Redacts the values of credential-named fields. A name can only end right before a separator (after an optional
  * backslash, quote and whitespace), so the scan goes from separator to separator, walks back to the name before each,
- * and checks it there with the full pattern: prose with a few `:` or `=` costs a few steps instead of a regex attempt
- * at every character.
+ * rules out most names by their last letters (`mayBeSecretName`), and checks the rest there with the full pattern: prose
+ * with a few `:` or `=` costs a few steps and no regular expression (each is microseconds when its code is no longer
+ * in the CPU's caches, as between turns of a busy server) instead of a regex attempt at every character.
  */
 export function redactNamedValues(text: string): string {
   let names: RegExp | undefined;
@@ -105,7 +106,7 @@ export function redactNamedValues(text: string): string {
   let resume = 0;
   for (let separator = nextSeparator(text, 0); separator !== -1; separator = nextSeparator(text, separator + 1)) {
     const start = nameStartBefore(text, separator);
-    if (start < resume) continue;
+    if (start < resume || !mayBeSecretName(text.slice(start, nameEnd(text, start)))) continue;
     names ??= new RegExp(NAME_AND_SEPARATOR);
     names.lastIndex = start;
     const found = names.exec(text);
@@ -137,7 +138,7 @@ function nextSeparator(text: string, from: number): number {
  */
 function nameStartBefore(text: string, separator: number): number {
   let position = separator - 1;
-  while (position >= 0 && WHITESPACE.test(text[position])) position--;
+  while (position >= 0 && isWhitespace(text.charCodeAt(position))) position--;
   if (position >= 0 && (text[position] === '"' || text[position] === "'")) position--;
   if (position >= 0 && text[position] === '\\') position--;
   const end = position;
@@ -145,7 +146,20 @@ function nameStartBefore(text: string, separator: number): number {
   return position === end ? -1 : position + 1;
 }
 
+/** Where the name starting at `start` ends. */
+function nameEnd(text: string, start: number): number {
+  let position = start;
+  while (position < text.length && isNameCharacter(text.charCodeAt(position))) position++;
+  return position;
+}
+
 const WHITESPACE = /\s/;
+
+/** What `\s` matches, without a regular expression for ASCII: prose has a space before most separators. */
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return WHITESPACE.test(String.fromCharCode(code));
+}
 
 /** `[A-Za-z0-9_.-]`, the characters of a field name. */
 function isNameCharacter(code: number): boolean {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSecretName, redactHeaders } from '../../src/security/index.ts';
-import { NON_SECRET_KEY_KINDS } from '../../src/security/is-secret-name.ts';
+import { mayBeSecretName, NON_SECRET_KEY_KINDS } from '../../src/security/is-secret-name.ts';
 import { NAME_AND_SEPARATOR, NAMED_VALUE, redactNamedValues } from '../../src/security/redact-secrets.ts';
 import { redactSecrets } from '../../src/extension/index.ts';
 import { COHERE_KEY, CONTEXTUAL_SECRETS, PREFIXED_KEYS, URL_PASSWORD } from './secret-samples.ts';
@@ -299,6 +299,27 @@ describe('isSecretName', () => {
         expect(isSecretName(name), name).toBe(false);
       }),
     );
+  });
+
+  it('property: the quick check rules out no secret name (names of the characters a named value has)', () => {
+    const namePiece = fc.constantFrom(
+      ...['api', 'Key', 'KEY', 'key', 'token', 'Token', 'secret', 'pass', 'word', 'Word', 'pwd', 'auth', 'Authorization'],
+      ...['cookie', 's', 'session', 'Session', 'sess', 'id', 'Id', 'php', 'j', 'sid', 'jwt', 'max', 'Tokens', 'primary', 'x'],
+      ...['_', '-', '.', '0', '7', '42', 'a', 'Z'],
+    );
+    fc.assert(
+      fc.property(fc.array(namePiece, { minLength: 1, maxLength: 8 }), (pieces) => {
+        const name = pieces.join('');
+        if (isSecretName(name)) expect(mayBeSecretName(name), name).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('the quick check rules out the names prose puts before a colon or an equals sign', () => {
+    for (const name of ['Background', 'p', 'OR', 'CI', 'Methods', 'x', 'n', 'ratio', 'maxTokens', 'monkey2x']) {
+      expect(mayBeSecretName(name), name).toBe(false);
+    }
   });
 
   it('finds a credential inside the value of a harmless name', () => {
