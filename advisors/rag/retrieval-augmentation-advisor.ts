@@ -5,11 +5,13 @@ import {
   checkOptional,
   checkPositiveInteger,
   checkPositiveNumber,
+  isTraced,
   type OptionSite,
   type SpanAttributes,
 } from '../../src/extension/index.ts';
 import type { Document, Retriever } from '../../src/index.ts';
 import { ComponentError } from '../../src/index.ts';
+import { dedupeDocuments } from '../../src/retrieval/index.ts';
 import type { AggregateInput, AggregateResult, ContentAggregator } from './aggregation/content-aggregator.ts';
 import { fuseRetrievedLists } from './aggregation/fuse-retrieved-lists.ts';
 import { createRrfAggregator } from './aggregation/rrf-aggregator.ts';
@@ -19,18 +21,19 @@ import {
   type RagAdvisor,
   type RagAdvisorCommonOptions,
   type RetrievalStageCall,
+  type RetrievalStageResult,
 } from './create-rag-advisor.ts';
 import { postProcessDocuments } from './post-processing/post-process-documents.ts';
 import { aboveMinScore } from './post-processing/similarity-cutoff-post-processor.ts';
 import type { DocumentPostProcessor } from './post-processing/document-post-processor.ts';
 import type { QueryTransformer } from './query/query-transformer.ts';
-import { transformQueries } from './query/transform-queries.ts';
+import { transformQueries, type QueryTransformation } from './query/transform-queries.ts';
 import type { RagStageInput } from './rag-stage-input.ts';
-import { retrieveInParallel, type RetrieverErrorPolicy } from './retrieval/retrieve-in-parallel.ts';
+import { retrieveInParallel, searchTolerating, type RetrieverErrorPolicy } from './retrieval/retrieve-in-parallel.ts';
 import { hitsTrace, rankedRefs, type RetrieverHits } from './retrieval/search-retriever.ts';
-import { createStageTimer, createTraceQueries, droppedBetween, type RetrievalTrace } from './retrieval-trace.ts';
+import { createStageTimer, createTraceQueries, droppedBetween, roundMs, type RetrievalTrace } from './retrieval-trace.ts';
 import { createAllRouter, routeDecision, type QueryRouter, type RouteDecision } from './routing/query-router.ts';
-import { routeQueries } from './routing/route-queries.ts';
+import { routeQueries, type QueryRoute } from './routing/route-queries.ts';
 import {
   checkRagOptions,
   checkRetrievers,
@@ -148,7 +151,14 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
   const retrieverTimeoutMs = checkPositiveNumber(options.retrieverTimeoutMs ?? DEFAULT_RAG_TIMEOUT_MS, site('retrieverTimeoutMs'));
   const onRetrieverError = checkOneOf(options.onRetrieverError ?? 'fail', ['fail', 'ignore'], site('onRetrieverError'));
 
-  async function retrieve(call: RetrievalStageCall) {
+  // One source searched with the user's query as it is, its ranking kept: untraced, a turn is that one search.
+  const toOneRetriever =
+    queryTransformers.length === 0 && everyQueryTo?.retrievers.length === 1 && fusesByRank && postProcessors.length === 0
+      ? everyQueryTo
+      : undefined;
+
+  async function retrieve(call: RetrievalStageCall): Promise<RetrievalStageResult> {
+    if (toOneRetriever !== undefined && !isTraced(call.context)) return retrieveFromOneRetriever(call, toOneRetriever);
     const timer = createStageTimer(call.context);
     const input: RagStageInput = { history: call.history, context: call.context, abortSignal: call.abortSignal };
     const keep = call.topK ?? topK;
@@ -230,48 +240,127 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
       documents = processed.documents;
       postProcessed = processed.dropped;
     }
-    const beforeTopK = documents;
-    const kept = beforeTopK.slice(0, keep);
+    const kept = documents.slice(0, keep);
     const timings = timer.timings();
-
-    // Metadata, built when first read (often never): nothing of it before the model is called.
-    const buildTrace = (): RetrievalTrace => {
-      const traceQueries = createTraceQueries(call.query);
-      return {
-        queries: traceQueries.texts,
-        transformations: transformations.map(({ transformer, queries: produced }) => ({
-          transformer,
-          queries: produced.map(traceQueries.indexOf),
-        })),
-        routes: routes.map(({ query, decision }) => ({
-          query: traceQueries.indexOf(query),
-          router: router.name,
-          retrievers: decision.retrievers.map((retriever) => retriever.name),
-          ...(decision.fallback !== undefined && { fallback: decision.fallback }),
-          ...(decision.reason !== undefined && { reason: decision.reason }),
-        })),
-        hits: hitsTrace(hits, traceQueries.indexOf),
-        fused: rankedRefs(aggregated.fused ?? aggregated.documents),
-        ...aggregated.trace,
-        dropped: [
-          ...droppedBetween(returned, retrieved, 'minScore'),
-          ...droppedBetween(retrieved, aggregated.documents, aggregator.name),
-          ...postProcessed,
-          ...droppedBetween(beforeTopK, kept, 'topK'),
-        ],
+    return withLazyTrace(kept, () =>
+      retrievalTrace({
+        query: call.query,
+        transformations,
+        router: router.name,
+        routes,
+        hits,
+        aggregator: aggregator.name,
+        aggregated,
+        returned,
+        retrieved,
+        postProcessed,
+        beforeTopK: documents,
+        kept,
         timings,
-      };
-    };
-    let trace: RetrievalTrace | undefined;
-    return {
-      documents: kept,
-      get trace() {
-        return (trace ??= buildTrace());
-      },
-    };
+      }),
+    );
+  }
+
+  /** `retrieve` for the one retriever searched with the query as it is: its hits above the threshold, in its order. */
+  async function retrieveFromOneRetriever(call: RetrievalStageCall, decision: RouteDecision): Promise<RetrievalStageResult> {
+    const started = performance.now();
+    const keep = call.topK ?? topK;
+    const threshold = call.minScore ?? minScore;
+    const hit = await searchTolerating({
+      query: call.query,
+      retriever: decision.retrievers[0],
+      topK: Math.max(candidateK ?? keep, keep),
+      minScore: threshold,
+      filter: call.filter,
+      timeoutMs: retrieverTimeoutMs,
+      onError: onRetrieverError,
+      abortSignal: call.abortSignal,
+      context: call.context,
+    });
+    const retrieved = threshold === undefined ? hit.documents : aboveMinScore(hit.documents, threshold, 'keep');
+    // What fusing a single list does (`fuseRetrievedLists`): its order and scores kept, a repeated id merged.
+    const aggregated = { documents: dedupeDocuments(retrieved) };
+    const kept = aggregated.documents.slice(0, keep);
+    const retrieveMs = roundMs(performance.now() - started);
+    return withLazyTrace(kept, () =>
+      retrievalTrace({
+        query: call.query,
+        transformations: [],
+        router: router.name,
+        routes: [{ query: call.query, decision }],
+        hits: [hit],
+        aggregator: aggregator.name,
+        aggregated,
+        returned: hit.documents,
+        retrieved,
+        postProcessed: [],
+        beforeTopK: aggregated.documents,
+        kept,
+        timings: { transform: 0, route: 0, retrieve: retrieveMs, ...(retrieved.length > 0 && { aggregate: 0 }), total: retrieveMs },
+      }),
+    );
   }
 
   return createRagAdvisor({ name, options, retrieve });
+}
+
+/** What each stage of a turn's retrieval produced: what its trace is made of. */
+interface TraceParts {
+  readonly query: string;
+  readonly transformations: readonly QueryTransformation[];
+  readonly router: string;
+  readonly routes: readonly QueryRoute[];
+  readonly hits: readonly RetrieverHits[];
+  readonly aggregator: string;
+  readonly aggregated: AggregateResult;
+  /** What the retrievers returned, and what of it passed their threshold. */
+  readonly returned: readonly Document[];
+  readonly retrieved: readonly Document[];
+  readonly postProcessed: RetrievalTrace['dropped'];
+  /** The documents before and after the `topK` cut. */
+  readonly beforeTopK: readonly Document[];
+  readonly kept: readonly Document[];
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+function retrievalTrace(parts: TraceParts): RetrievalTrace {
+  const { aggregated, beforeTopK, kept } = parts;
+  const traceQueries = createTraceQueries(parts.query);
+  return {
+    queries: traceQueries.texts,
+    transformations: parts.transformations.map(({ transformer, queries: produced }) => ({
+      transformer,
+      queries: produced.map(traceQueries.indexOf),
+    })),
+    routes: parts.routes.map(({ query, decision }) => ({
+      query: traceQueries.indexOf(query),
+      router: parts.router,
+      retrievers: decision.retrievers.map((retriever) => retriever.name),
+      ...(decision.fallback !== undefined && { fallback: decision.fallback }),
+      ...(decision.reason !== undefined && { reason: decision.reason }),
+    })),
+    hits: hitsTrace(parts.hits, traceQueries.indexOf),
+    fused: rankedRefs(aggregated.fused ?? aggregated.documents),
+    ...aggregated.trace,
+    dropped: [
+      ...droppedBetween(parts.returned, parts.retrieved, 'minScore'),
+      ...droppedBetween(parts.retrieved, aggregated.documents, parts.aggregator),
+      ...parts.postProcessed,
+      ...droppedBetween(beforeTopK, kept, 'topK'),
+    ],
+    timings: parts.timings,
+  };
+}
+
+/** The documents, with their trace built when first read (often never): nothing of it before the model is called. */
+function withLazyTrace(documents: Document[], build: () => RetrievalTrace): RetrievalStageResult {
+  let trace: RetrievalTrace | undefined;
+  return {
+    documents,
+    get trace() {
+      return (trace ??= build());
+    },
+  };
 }
 
 /** The lowest and highest score of documents that have one, as span attributes. */

@@ -38,28 +38,50 @@ export async function retrieveInParallel({
   context,
 }: ParallelSearch): Promise<RetrieverHits[]> {
   // A lone search has no other to stop when it fails: the caller's signal is all it needs.
-  const failed = searches.length > 1 ? new AbortController() : undefined;
-  const signal =
-    failed === undefined ? abortSignal : abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
+  if (searches.length === 1) {
+    return [await searchTolerating({ ...searches[0], topK, minScore, filter, timeoutMs, onError, abortSignal, context })];
+  }
+  const failed = new AbortController();
+  const signal = abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
   return Promise.all(
-    searches.map(async ({ query, retriever }): Promise<RetrieverHits> => {
-      const started = performance.now();
-      try {
-        const attributes = { 'ai_advisors.rag.retriever': retriever.name, 'ai_advisors.rag.top_k': topK };
-        return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, (span) =>
-          describeResult(span, searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal: signal }), (hits) => ({
-            'ai_advisors.rag.documents': hits.documents.length,
-          })),
-        );
-      } catch (error) {
-        const tolerated =
-          onError === 'ignore' && !signal?.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));
-        if (!tolerated) {
-          failed?.abort(error);
+    searches.map(({ query, retriever }) =>
+      searchTolerating({ query, retriever, topK, minScore, filter, timeoutMs, onError, abortSignal: signal, context }).catch(
+        (error: unknown) => {
+          failed.abort(error);
           throw error;
-        }
-        return { query, retriever: retriever.name, documents: [], ms: roundMs(performance.now() - started), error };
-      }
-    }),
+        },
+      ),
+    ),
   );
+}
+
+/**
+ * One search of the stage, traced as `ai_advisors.rag.retrieve.source`; a failure that `onError` tolerates becomes an
+ * empty result with its error.
+ */
+export async function searchTolerating({
+  query,
+  retriever,
+  topK,
+  minScore,
+  filter,
+  timeoutMs,
+  onError,
+  abortSignal,
+  context,
+}: Omit<ParallelSearch, 'searches'> & { readonly query: string; readonly retriever: Retriever }): Promise<RetrieverHits> {
+  const started = performance.now();
+  try {
+    const attributes = { 'ai_advisors.rag.retriever': retriever.name, 'ai_advisors.rag.top_k': topK };
+    return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, (span) =>
+      describeResult(span, searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal }), (hits) => ({
+        'ai_advisors.rag.documents': hits.documents.length,
+      })),
+    );
+  } catch (error) {
+    const tolerated =
+      onError === 'ignore' && !abortSignal?.aborted && (ComponentError.isInstance(error) || AdvisorTimeoutError.isInstance(error));
+    if (!tolerated) throw error;
+    return { query, retriever: retriever.name, documents: [], ms: roundMs(performance.now() - started), error };
+  }
 }
