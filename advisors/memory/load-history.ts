@@ -20,7 +20,7 @@ import {
   standsForTurn,
 } from '../../src/memory/index.ts';
 import { reconcileClientInput, type ReconciledInput } from './reconcile-client-input.ts';
-import { describeResult, recordSpan } from '../../src/extension/index.ts';
+import { describeResult, isTraced, recordSpan } from '../../src/extension/index.ts';
 
 /** Which turn a request's messages belong to: a new one, or the stored turn whose open tool calls it answers. */
 export interface MemoryTurnPlacement {
@@ -63,18 +63,12 @@ export interface LoadedHistory {
  */
 export async function loadHistory(request: AdvisedRequest, { memory, name }: { memory: ChatMemory; name: string }): Promise<LoadedHistory> {
   const conversationId = request.context.require(ConversationId, name);
-  const entries = await recordSpan(
-    request.context,
-    { name: 'ai_advisors.memory.read', attributes: { 'ai_advisors.advisor.name': name } },
-    (span) =>
-      describeResult(
-        span,
-        memory.read(conversationId, { abortSignal: request.abortSignal, keepOpenToolCalls: true, omitTurnView: true }),
-        (read) => ({
-          'ai_advisors.memory.messages': read.length,
-        }),
-      ),
-  );
+  const options = { abortSignal: request.abortSignal, keepOpenToolCalls: true, omitTurnView: true };
+  const entries = isTraced(request.context)
+    ? await recordSpan(request.context, { name: 'ai_advisors.memory.read', attributes: { 'ai_advisors.advisor.name': name } }, (span) =>
+        describeResult(span, memory.read(conversationId, options), (read) => ({ 'ai_advisors.memory.messages': read.length })),
+      )
+    : await memory.read(conversationId, options);
   const stored = entries.filter((entry) => entry.message.role !== 'system');
   const instructions = joinSystem(request.instructions, entries);
   const regenerate = request.context.get(Regenerate) === true;

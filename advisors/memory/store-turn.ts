@@ -2,7 +2,7 @@ import { type AdvisedResponse, type ChatMemory, ConversationId, UserId } from '.
 import { appendKey, scopedAppendKey } from '../../src/memory/index.ts';
 import type { MemoryTurnPlacement } from './load-history.ts';
 import { turnToStore, type AbortPolicy } from './turn-to-store.ts';
-import { recordSpan } from '../../src/extension/index.ts';
+import { isTraced, recordSpan } from '../../src/extension/index.ts';
 
 /**
  * The shared `after` of the chat memory advisors: appends the turn once it has
@@ -32,8 +32,7 @@ export async function storeTurn(
   const conversationId = response.context.require(ConversationId, name);
   const userId = response.context.get(UserId);
   // No abort signal: an aborted turn is exactly the one whose partial answer must still be written.
-  const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': messages.length };
-  const { entries, outcome } = await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
+  const appendOnce = async () => {
     const append = (key: string) =>
       memory.appendTurn(conversationId, messages, {
         metadata: {
@@ -55,9 +54,16 @@ export async function storeTurn(
     ) {
       appended = await append(scopedAppendKey(placement.turnId, 'anew', [placement.anew.after]));
     }
-    span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
     return appended;
-  });
+  };
+  const attributes = { 'ai_advisors.advisor.name': name, 'ai_advisors.memory.messages': messages.length };
+  const { entries, outcome } = isTraced(response.context)
+    ? await recordSpan(response.context, { name: 'ai_advisors.memory.append', attributes }, async (span) => {
+        const appended = await appendOnce();
+        span.setAttributes({ 'ai_advisors.memory.outcome': appended.outcome });
+        return appended;
+      })
+    : await appendOnce();
   response.context.annotate(name, {
     storedMessages: entries.length,
     turnId: placement.turnId,

@@ -19,7 +19,7 @@ import { checkNoContextOptions, renderNoContextTemplate, type NoContextOptions }
 import { RagMinScore, RagTopK } from './rag-context-keys.ts';
 import { createRequestFilter, type RagFilterOption } from './rag-filter.ts';
 import { documentRefs, type RetrievalTrace } from './retrieval-trace.ts';
-import { checkFiniteNumber, recordSpan } from '../../src/extension/index.ts';
+import { checkFiniteNumber, isTraced, recordSpan } from '../../src/extension/index.ts';
 import { invalidOption } from './validate-rag-options.ts';
 
 /** Options shared by the RAG pipeline and its presets. */
@@ -137,8 +137,11 @@ export function createRagAdvisor({
     }
     context.annotate(name, { noContext: false });
     context.annotateLazily(name, { documents: () => documentRefs(documents), trace: () => retrieved.trace });
-    const attributes = { 'ai_advisors.rag.documents': sources.length };
-    const injected = await recordSpan(context, { name: 'ai_advisors.rag.inject', attributes }, () => injector.inject(request, sources));
+    const injected = isTraced(context)
+      ? await recordSpan(context, { name: 'ai_advisors.rag.inject', attributes: { 'ai_advisors.rag.documents': sources.length } }, () =>
+          injector.inject(request, sources),
+        )
+      : injector.inject(request, sources);
     return { request: { ...injected, sources } };
   };
 

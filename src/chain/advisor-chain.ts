@@ -4,6 +4,7 @@ import { failedResponse } from './failed-response.ts';
 import { failedStream } from './failed-stream.ts';
 import { sortAdvisors } from './sort-advisors.ts';
 import { validateAdvisors } from './validate-advisors.ts';
+import { isTraced } from '../telemetry/record-span.ts';
 import { traceAdvisorHook } from '../telemetry/trace-advisor-hook.ts';
 import { withPlainStream, withResponse } from '../util/part-source.ts';
 import { isAbortError, wrapAdvisorError } from './wrap-advisor-error.ts';
@@ -150,12 +151,17 @@ function afterStream(advisors: readonly Advisor[], from: number, to: number, adv
   );
 }
 
-/** An advisor's `before` hook; a failure becomes a failed response naming the advisor. */
+/**
+ * An advisor's `before` hook; a failure becomes a failed response naming the advisor. Untraced, the hook is called
+ * directly: the code a turn runs once is cold in a busy process, and every function less on its path is time saved.
+ */
 async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
   if (!advisor.before) return { request };
   try {
-    const before = () => advisor.before!(request);
-    return { request: checkRequest(await traceAdvisorHook(request.context, advisor, 'before', before), advisor) };
+    const advised = isTraced(request.context)
+      ? await traceAdvisorHook(request.context, advisor, 'before', () => advisor.before!(request))
+      : await advisor.before(request);
+    return { request: checkRequest(advised, advisor) };
   } catch (error) {
     return { failed: failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error)) };
   }
@@ -164,8 +170,10 @@ async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ r
 async function runAfter(advisor: Advisor, response: AdvisedResponse): Promise<AdvisedResponse> {
   if (!advisor.after) return response;
   try {
-    const after = () => advisor.after!(response);
-    return checkResponse(await traceAdvisorHook(response.context, advisor, 'after', after), advisor);
+    const completed = isTraced(response.context)
+      ? await traceAdvisorHook(response.context, advisor, 'after', () => advisor.after!(response))
+      : await advisor.after(response);
+    return checkResponse(completed, advisor);
   } catch (error) {
     return { ...response, outcome: 'error', error: wrapAdvisorError(error, advisor.name, 'after') };
   }

@@ -1,4 +1,4 @@
-import { describeResult, recordSpan } from '../../../src/extension/index.ts';
+import { describeResult, isTraced, recordSpan } from '../../../src/extension/index.ts';
 import type { AdvisorContext, FilterExpression, Retriever } from '../../../src/index.ts';
 import { AdvisorTimeoutError, ComponentError } from '../../../src/index.ts';
 import { roundMs } from '../retrieval-trace.ts';
@@ -71,12 +71,12 @@ export async function searchTolerating({
   context,
 }: Omit<ParallelSearch, 'searches'> & { readonly query: string; readonly retriever: Retriever }): Promise<RetrieverHits> {
   const started = performance.now();
+  const search = { retriever, query, topK, minScore, filter, timeoutMs, abortSignal };
   try {
+    if (!isTraced(context)) return await searchRetriever(search);
     const attributes = { 'ai_advisors.rag.retriever': retriever.name, 'ai_advisors.rag.top_k': topK };
     return await recordSpan(context, { name: 'ai_advisors.rag.retrieve.source', attributes }, (span) =>
-      describeResult(span, searchRetriever({ retriever, query, topK, minScore, filter, timeoutMs, abortSignal }), (hits) => ({
-        'ai_advisors.rag.documents': hits.documents.length,
-      })),
+      describeResult(span, searchRetriever(search), (hits) => ({ 'ai_advisors.rag.documents': hits.documents.length })),
     );
   } catch (error) {
     const tolerated =
