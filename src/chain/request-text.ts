@@ -9,13 +9,22 @@ import type { AdvisedRequest } from './advisor.ts';
  * turn of the last user message, so that message's text is the turn's text.
  */
 export function userText(request: Pick<AdvisedRequest, 'input' | 'messages'>): string {
-  const userMessages = request.input.filter((message) => message.role === 'user');
-  const continued = request.messages.findLast((message) => message.role === 'user');
-  const turnMessages = userMessages.length === 0 && continued !== undefined ? [continued] : userMessages;
-  return turnMessages
-    .map(messageText)
-    .filter((text) => text !== '')
-    .join('\n\n');
+  let text: string | undefined;
+  for (const message of request.input) {
+    if (message.role !== 'user') continue;
+    const added = messageText(message);
+    text = text === undefined || text === '' ? added : added === '' ? text : `${text}\n\n${added}`;
+  }
+  if (text !== undefined) return text;
+  const continued = request.messages[lastUserMessageIndex(request.messages)];
+  return continued === undefined ? '' : messageText(continued);
+}
+
+/** Where the last user message of `messages` stands; -1 without one. */
+export function lastUserMessageIndex(messages: readonly ModelMessage[]): number {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index].role !== 'user') index--;
+  return index;
 }
 
 /** The text parts of one message, concatenated. */

@@ -1,7 +1,8 @@
 import { convertToModelMessages, modelMessageSchema, safeValidateUIMessages, type ModelMessage, type ToolSet, type UIMessage } from 'ai';
+import { lastUserMessageIndex } from '../chain/request-text.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkNesting } from '../util/check-nesting.ts';
-import { checkInputSize, type InputLimits } from './input-limits.ts';
+import { checkInputSize, checkPromptSize, type InputLimits } from './input-limits.ts';
 import { areValidatedUIMessages } from './validated-ui-messages.ts';
 
 /** The messages a turn takes: AI SDK `ModelMessage`s, or the `UIMessage`s `useChat` sends. */
@@ -10,7 +11,6 @@ export type ChatMessages = readonly ModelMessage[] | readonly UIMessage[];
 export interface PromptInput {
   readonly prompt?: string;
   readonly messages?: ChatMessages;
-  readonly allowSystemInMessages?: boolean;
 }
 
 const UI_ROLES = new Set(['system', 'user', 'assistant']);
@@ -25,7 +25,11 @@ const MAX_UI_MESSAGE_ID_LENGTH = 512;
  */
 export function checkPromptInput(
   input: PromptInput,
-  { component, limits }: { component: string; limits: Required<InputLimits> },
+  {
+    component,
+    limits,
+    allowSystemInMessages,
+  }: { component: string; limits: Required<InputLimits>; allowSystemInMessages: boolean | undefined },
 ): (tools: ToolSet | undefined) => Promise<ModelMessage[]> {
   const { prompt, messages } = input;
   if (prompt !== undefined && messages !== undefined) {
@@ -38,7 +42,7 @@ export function checkPromptInput(
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       throw new AdvisorArgumentError({ component, argument: 'prompt', message: 'expected a non-empty string' });
     }
-    checkInputSize([prompt], { component, argument: 'prompt', limits });
+    checkPromptSize(prompt, { component, limits });
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     return async () => [userMessage];
   }
@@ -52,7 +56,7 @@ export function checkPromptInput(
   messages.forEach((message: unknown, index) => {
     if (uiMessages) checkUIMessage(message, index, component);
     else checkModelMessage(message, index, component);
-    if ((message as { role: string }).role === 'system' && input.allowSystemInMessages !== true) {
+    if ((message as { role: string }).role === 'system' && allowSystemInMessages !== true) {
       throw new AdvisorArgumentError({
         component,
         argument: `messages[${index}]`,
@@ -130,6 +134,6 @@ export function newUserMessageId(messages: ChatMessages | undefined): string | u
 
 /** The caller's new input for a turn: the messages from the last user message on. */
 export function newInput(messages: readonly ModelMessage[]): readonly ModelMessage[] {
-  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  const lastUser = lastUserMessageIndex(messages);
   return lastUser === -1 ? messages : messages.slice(lastUser);
 }
