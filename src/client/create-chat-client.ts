@@ -15,7 +15,7 @@ import { checkPromptInput, newInput, newUserMessageId, type ChatMessages } from 
 import { resolveInputLimits, type InputLimits } from './input-limits.ts';
 import { isTelemetryEnabled } from '../telemetry/telemetry-settings.ts';
 import { endTurnTelemetry, modelIdOf, startTurnTelemetry } from '../telemetry/turn-telemetry.ts';
-import { checkOneOf, checkOptional, checkOptions } from '../util/check-options.ts';
+import { checkOneOf, checkOptions } from '../util/check-options.ts';
 
 /** Options of `createChatClient`: the model, the advisors, default instructions, tools and call settings. */
 export type ChatClientOptions = ChatCallSettings & {
@@ -155,17 +155,16 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     checkOptions(input, { component: 'chat-client', known: INPUT_KEYS });
     checkInstructions(input.instructions, 'chat-client');
     const turnChain = chain.with(input.advisors);
-    const toModelMessages = checkPromptInput(
-      { ...input, allowSystemInMessages: input.allowSystemInMessages ?? options.allowSystemInMessages },
-      { component: 'chat-client', limits },
-    );
+    const toModelMessages = checkPromptInput(input, {
+      component: 'chat-client',
+      limits,
+      allowSystemInMessages: input.allowSystemInMessages ?? options.allowSystemInMessages,
+    });
     const context = new AdvisorContext(checkContextValues(input.context, { component: 'chat-client', argument: 'context' }));
     const messageId = newUserMessageId(input.messages);
     if (messageId !== undefined && !context.has(TurnId)) context.set(TurnId, messageId);
-    const trigger = checkOptional(input.trigger, (value, site) => checkOneOf(value, CHAT_TRIGGERS, site), {
-      component: 'chat-client',
-      argument: 'trigger',
-    });
+    const trigger =
+      input.trigger === undefined ? undefined : checkOneOf(input.trigger, CHAT_TRIGGERS, { component: 'chat-client', argument: 'trigger' });
     const edited = checkEditedMessageId(input.messageId, trigger, messageId);
     if ((trigger === 'regenerate-message' || edited) && !context.has(Regenerate)) context.set(Regenerate, true);
     const tools = input.tools ?? options.tools;

@@ -65,22 +65,34 @@ export function checkInputSize(
       });
     }
     const size = measureSize(message);
-    if (size > limits.maxMessageSize) {
-      throw new AdvisorArgumentError({
-        component,
-        argument: messages.length === 1 && argument === 'prompt' ? argument : `${argument}[${index}]`,
-        message: `is too large (${size} characters; limits.maxMessageSize is ${limits.maxMessageSize})`,
-      });
-    }
+    if (size > limits.maxMessageSize) throw tooLarge(size, { component, argument: `${argument}[${index}]`, limits });
     total += size;
   });
-  if (total > limits.maxInputSize) {
-    throw new AdvisorArgumentError({
-      component,
-      argument,
-      message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})`,
-    });
-  }
+  if (total > limits.maxInputSize) throw tooLargeTogether(total, { component, argument, limits });
+}
+
+/** `checkInputSize` for a prompt: one part, its characters. */
+export function checkPromptSize(prompt: string, { component, limits }: { component: string; limits: Required<InputLimits> }): void {
+  if (prompt.length > limits.maxMessageSize) throw tooLarge(prompt.length, { component, argument: 'prompt', limits });
+  if (prompt.length > limits.maxInputSize) throw tooLargeTogether(prompt.length, { component, argument: 'prompt', limits });
+}
+
+type LimitSite = { component: string; argument: string; limits: Required<InputLimits> };
+
+function tooLarge(size: number, { component, argument, limits }: LimitSite): AdvisorArgumentError {
+  return new AdvisorArgumentError({
+    component,
+    argument,
+    message: `is too large (${size} characters; limits.maxMessageSize is ${limits.maxMessageSize})`,
+  });
+}
+
+function tooLargeTogether(total: number, { component, argument, limits }: LimitSite): AdvisorArgumentError {
+  return new AdvisorArgumentError({
+    component,
+    argument,
+    message: `are too large together (${total} characters; limits.maxInputSize is ${limits.maxInputSize})`,
+  });
 }
 
 /** The parts of a message: its `parts` (UI message) or `content` array (model message); a string content is one. */

@@ -25,7 +25,8 @@ export class AdvisorContext {
     } else if (init === undefined) {
       this.values = new Map();
     } else {
-      this.values = new Map(Object.entries(init).filter(([, value]) => value !== undefined));
+      this.values = new Map();
+      for (const key in init) if (Object.hasOwn(init, key) && init[key] !== undefined) this.values.set(key, init[key]);
     }
   }
 

@@ -159,6 +159,11 @@ describe('chat input', () => {
       limits: { maxMessageSize: 6_000_000, maxInputSize: 6_000_000 },
     });
     await expect(roomy.generate({ prompt: 'x'.repeat(5_000_000) })).resolves.toMatchObject({ text: 'ok' });
+    const tight = createChatClient({ model: mockModel([textParts(['ok'])]), limits: { maxMessageSize: 100, maxInputSize: 50 } });
+    expect(() => tight.stream({ prompt: 'x'.repeat(101) })).toThrow('prompt: is too large (101 characters; limits.maxMessageSize is 100)');
+    expect(() => tight.stream({ prompt: 'x'.repeat(60) })).toThrow(
+      'prompt: are too large together (60 characters; limits.maxInputSize is 50)',
+    );
     expect(() => createChatClient({ model, limits: { maxMessageSize: 0 } })).toThrow(/limits.maxMessageSize: expected a positive integer/);
     expect(() => createChatClient({ model, limits: { maxMesageSize: 10 } as never })).toThrow(/limits.maxMesageSize: unknown limit/);
   });
