@@ -72,6 +72,8 @@ export interface OpenToolCall {
  * stored by older versions (a question and its tool call stored twice).
  */
 export function removeOrphanToolParts(messages: readonly ModelMessage[], options: ToolPairingOptions = {}): ModelMessage[] {
+  // Most histories hold no tool part at all: nothing to pair, the messages as they are.
+  if (!messages.some(holdsToolParts)) return [...messages];
   const { repair } = analyzeToolPairing(messages, options);
   return messages.flatMap((message) => repair(message) ?? []);
 }
