@@ -1,0 +1,204 @@
+/**
+ * The whole chat turn of this checkout against another version of the library, in one process, turn by turn (#35):
+ * the same client (memory advisor over 1,000 stored messages with a 20-message window, question-answer RAG with BM25
+ * top-5 over SciFact), the same loopback OpenAI-compatible server, each pair of turns in a random order (seeded), and
+ * between any two turns an allocation burst that stands for the rest of a busy process (in `bench:peers`, the peers'
+ * turns): code a turn runs once is cold there, and that is where a change to the request path shows. Reports the
+ * medians of both versions (whole turn, time to first token, the request side up to `fetch`, each advisor hook) and
+ * the median of the paired differences; one run resolves a few tens of microseconds, where `bench:peers` varies by
+ * 0.1 ms from run to run.
+ *
+ *   git worktree add ../before <commit> && ln -s "$PWD/node_modules" ../before/node_modules
+ *   npm run bench:paired -- --before ../before [--turns 500] [--burst 200000] [--dataset <scifact folder>]
+ *
+ * It runs on Node's own type stripping, the code as shipped, as bench:peers does.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createOpenAI } from '@ai-sdk/openai';
+import { beirDocumentText } from '../src/evaluation/load-beir-dataset.ts';
+import { loadSciFact } from './beir/load-scifact.ts';
+import { printMachineFacts } from './machine-facts.ts';
+import { startLoopbackOpenAI } from './peers/loopback-openai.ts';
+
+const { values } = parseArgs({
+  options: { before: { type: 'string' }, turns: { type: 'string' }, burst: { type: 'string' }, dataset: { type: 'string' } },
+  strict: true,
+});
+if (values.before === undefined) {
+  console.error('bench:paired: give the other checkout with --before <folder> (see the header of bench/paired-turn.ts)');
+  process.exit(1);
+}
+const TURNS = Number(values.turns ?? 500);
+const WARMUP = 100;
+const BURST = Number(values.burst ?? 200_000);
+const ANSWER = Array.from({ length: 24 }, (_, index) => `word${index}`).join(' ');
+const SYSTEM = 'You are a helpful assistant. Answer from the passages when they help.';
+
+/** The library's entry points, as both versions export them. */
+interface Library {
+  readonly src: typeof import('../src/index.ts');
+  readonly bm25: typeof import('../src/bm25/index.ts');
+  readonly advisors: typeof import('../advisors/index.ts');
+}
+
+async function libraryAt(folder: string): Promise<Library> {
+  const root = resolve(folder);
+  return {
+    src: await import(`${root}/src/index.ts`),
+    bm25: await import(`${root}/src/bm25/index.ts`),
+    advisors: await import(`${root}/advisors/index.ts`),
+  };
+}
+
+const { corpus, queries } = await loadSciFact();
+const documents = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
+const questions = queries.map((query) => query.text);
+const server = await startLoopbackOpenAI(ANSWER);
+
+/** Marks of the turn running now, relative to nothing: spans are differences of two marks. */
+let marks: Record<string, number> = {};
+const mark = (name: string) => {
+  marks[name] ??= performance.now();
+};
+const openai = createOpenAI({
+  baseURL: server.baseURL,
+  apiKey: 'bench',
+  fetch: (input, init) => {
+    mark('fetch');
+    return fetch(input, init);
+  },
+});
+
+interface Sample {
+  total: number;
+  ttft: number;
+  spans: Record<string, number>;
+}
+
+const SPANS: readonly [string, string, string][] = [
+  ['request side (stream() → fetch)', 'begin', 'fetch'],
+  ['memory before', 'message-memory:before', 'message-memory:before-end'],
+  ['RAG before', 'question-answer:before', 'question-answer:before-end'],
+  ['RAG before → fetch (source parts, chain, streamText)', 'question-answer:before-end', 'fetch'],
+  ['memory after', 'message-memory:after', 'message-memory:after-end'],
+];
+
+async function turnOf({ src, bm25, advisors }: Library, name: string): Promise<(question: string) => Promise<Sample>> {
+  const memory = src.createChatMemory();
+  for (let index = 0; index < 500; index++) {
+    const turn = [
+      { role: 'user' as const, content: questions[index % questions.length] },
+      { role: 'assistant' as const, content: ANSWER },
+    ];
+    await memory.appendTurn(name, turn, { key: `stored-${index}`, metadata: { turnId: `stored-${index}` } });
+  }
+  // Each hook marks its start and end, as the instrumented twin of bench:peers does.
+  const marked = (advisor: import('../src/index.ts').Advisor): import('../src/index.ts').Advisor => ({
+    ...advisor,
+    ...(advisor.before && {
+      before: async (request) => {
+        mark(`${advisor.name}:before`);
+        const result = await advisor.before!(request);
+        mark(`${advisor.name}:before-end`);
+        return result;
+      },
+    }),
+    ...(advisor.after && {
+      after: async (response) => {
+        mark(`${advisor.name}:after`);
+        const result = await advisor.after!(response);
+        mark(`${advisor.name}:after-end`);
+        return result;
+      },
+    }),
+  });
+  const chat = src.createChatClient({
+    model: openai.chat(name),
+    instructions: SYSTEM,
+    advisors: [
+      advisors.messageMemoryAdvisor({ memory }),
+      advisors.questionAnswerAdvisor({ retriever: bm25.createBm25Retriever({ documents }), topK: 5 }),
+    ].map(marked),
+  });
+  return async (question) => {
+    marks = {};
+    const begin = performance.now();
+    marks.begin = begin;
+    let ttft = Number.NaN;
+    let text = '';
+    const result = chat.stream({ prompt: question, context: { conversationId: name } });
+    for await (const delta of result.textStream) {
+      if (Number.isNaN(ttft) && delta !== '') ttft = performance.now() - begin;
+      text += delta;
+    }
+    await result.response;
+    const total = performance.now() - begin;
+    if (text !== ANSWER) throw new Error(`${name} answered ${JSON.stringify(text)}`);
+    const spans = Object.fromEntries(SPANS.map(([label, from, to]) => [label, marks[to]! - marks[from]!]));
+    return { total, ttft, spans };
+  };
+}
+
+/** A seeded pseudo-random source (mulberry32), so that every run takes the same orders. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const junk: unknown[] = new Array(5_000);
+/** Allocation a busy process does between two turns: it fills the young generation, and the caches, with other data. */
+function burst(): void {
+  for (let index = 0; index < BURST; index++) junk[index % junk.length] = { index, text: `x${index}` };
+}
+
+const versions = {
+  now: await turnOf(await libraryAt(fileURLToPath(new URL('..', import.meta.url))), 'now'),
+  before: await turnOf(await libraryAt(values.before), 'before'),
+};
+const random = seededRandom(35);
+const samples = { now: [] as Sample[], before: [] as Sample[] };
+
+printMachineFacts();
+console.log(`bench:paired: ${TURNS} pairs of turns after ${WARMUP}, this checkout against ${values.before}, burst ${BURST} objects`);
+for (let index = 0; index < WARMUP + TURNS; index++) {
+  const question = questions[(index * 7) % questions.length];
+  const order = random() < 0.5 ? (['now', 'before'] as const) : (['before', 'now'] as const);
+  const pair: Partial<Record<'now' | 'before', Sample>> = {};
+  for (const version of order) {
+    burst();
+    pair[version] = await versions[version](question);
+  }
+  if (index < WARMUP) continue;
+  samples.now.push(pair.now!);
+  samples.before.push(pair.before!);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+const us = (ms: number) => (ms * 1000).toFixed(1);
+const rows: [string, (sample: Sample) => number][] = [
+  ['whole turn', (sample) => sample.total],
+  ['time to first token', (sample) => sample.ttft],
+  ...SPANS.map(([label]): [string, (sample: Sample) => number] => [label, (sample) => sample.spans[label]!]),
+];
+console.log('\nMedians (µs) and the median of the paired differences (this checkout − before)');
+console.table(
+  rows.map(([label, of]) => ({
+    measure: label,
+    now: us(median(samples.now.map(of))),
+    before: us(median(samples.before.map(of))),
+    'paired difference': us(median(samples.now.map((sample, index) => of(sample) - of(samples.before[index]!)))),
+  })),
+);
+
+await server.close();
+process.exit(0);
