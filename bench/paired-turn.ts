@@ -20,6 +20,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { beirDocumentText } from '../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from './beir/load-scifact.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { seededRandom } from './seeded-random.ts';
 import { startLoopbackOpenAI } from './peers/loopback-openai.ts';
 
 const { values } = parseArgs({
@@ -138,17 +139,6 @@ async function turnOf({ src, bm25, advisors }: Library, name: string): Promise<(
     if (text !== ANSWER) throw new Error(`${name} answered ${JSON.stringify(text)}`);
     const spans = Object.fromEntries(SPANS.map(([label, from, to]) => [label, marks[to]! - marks[from]!]));
     return { total, ttft, spans };
-  };
-}
-
-/** A seeded pseudo-random source (mulberry32), so that every run takes the same orders. */
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
 

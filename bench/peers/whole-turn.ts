@@ -60,6 +60,7 @@ import { formatDocumentContext, renderContextTemplate } from '../../src/retrieva
 import { beirDocumentText } from '../../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from '../beir/load-scifact.ts';
 import { printMachineFacts } from '../machine-facts.ts';
+import { seededRandom, shuffled } from '../seeded-random.ts';
 import { type ServedRequest, startLoopbackOpenAI } from './loopback-openai.ts';
 
 const TURNS = Number(process.env.TURNS ?? 120);
@@ -529,27 +530,6 @@ const timelines = new Map<string, Marks[]>([
 
 /** The necessary parts' place in the round. */
 const NECESSARY_PARTS = Symbol('necessary parts alone');
-
-/** A seeded pseudo-random source (mulberry32), so that every run takes the same orders. */
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** A copy of `items` in random order (Fisher–Yates). */
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-  }
-  return copy;
-}
 
 const random = seededRandom(35);
 
