@@ -266,17 +266,18 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
     const started = performance.now();
     const keep = call.topK ?? topK;
     const threshold = call.minScore ?? minScore;
-    const hit = await searchTolerating({
-      query: call.query,
-      retriever: decision.retrievers[0],
-      topK: Math.max(candidateK ?? keep, keep),
-      minScore: threshold,
-      filter: call.filter,
-      timeoutMs: retrieverTimeoutMs,
-      onError: onRetrieverError,
-      abortSignal: call.abortSignal,
-      context: call.context,
-    });
+    const hit = await searchTolerating(
+      { query: call.query, retriever: decision.retrievers[0] },
+      {
+        topK: Math.max(candidateK ?? keep, keep),
+        minScore: threshold,
+        filter: call.filter,
+        timeoutMs: retrieverTimeoutMs,
+        onError: onRetrieverError,
+        abortSignal: call.abortSignal,
+        context: call.context,
+      },
+    );
     const retrieved = threshold === undefined ? hit.documents : aboveMinScore(hit.documents, threshold, 'keep');
     // What fusing a single list does (`fuseRetrievedLists`): its order and scores kept, a repeated id merged.
     const aggregated = { documents: dedupeDocuments(retrieved) };

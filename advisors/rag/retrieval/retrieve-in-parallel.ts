@@ -27,30 +27,17 @@ export interface ParallelSearch {
  * still running; a tolerated one (`ignore`, and a retriever error or timeout,
  * never the caller's abort) leaves an empty result with its error.
  */
-export async function retrieveInParallel({
-  searches,
-  topK,
-  minScore,
-  filter,
-  timeoutMs,
-  onError,
-  abortSignal,
-  context,
-}: ParallelSearch): Promise<RetrieverHits[]> {
+export async function retrieveInParallel({ searches, ...options }: ParallelSearch): Promise<RetrieverHits[]> {
   // A lone search has no other to stop when it fails: the caller's signal is all it needs.
-  if (searches.length === 1) {
-    return [await searchTolerating({ ...searches[0], topK, minScore, filter, timeoutMs, onError, abortSignal, context })];
-  }
+  if (searches.length === 1) return [await searchTolerating(searches[0], options)];
   const failed = new AbortController();
-  const signal = abortSignal === undefined ? failed.signal : AbortSignal.any([abortSignal, failed.signal]);
+  const abortSignal = options.abortSignal === undefined ? failed.signal : AbortSignal.any([options.abortSignal, failed.signal]);
   return Promise.all(
-    searches.map(({ query, retriever }) =>
-      searchTolerating({ query, retriever, topK, minScore, filter, timeoutMs, onError, abortSignal: signal, context }).catch(
-        (error: unknown) => {
-          failed.abort(error);
-          throw error;
-        },
-      ),
+    searches.map((search) =>
+      searchTolerating(search, { ...options, abortSignal }).catch((error: unknown) => {
+        failed.abort(error);
+        throw error;
+      }),
     ),
   );
 }
@@ -59,17 +46,10 @@ export async function retrieveInParallel({
  * One search of the stage, traced as `ai_advisors.rag.retrieve.source`; a failure that `onError` tolerates becomes an
  * empty result with its error.
  */
-export async function searchTolerating({
-  query,
-  retriever,
-  topK,
-  minScore,
-  filter,
-  timeoutMs,
-  onError,
-  abortSignal,
-  context,
-}: Omit<ParallelSearch, 'searches'> & { readonly query: string; readonly retriever: Retriever }): Promise<RetrieverHits> {
+export async function searchTolerating(
+  { query, retriever }: ParallelSearch['searches'][number],
+  { topK, minScore, filter, timeoutMs, onError, abortSignal, context }: Omit<ParallelSearch, 'searches'>,
+): Promise<RetrieverHits> {
   const started = performance.now();
   const search = { retriever, query, topK, minScore, filter, timeoutMs, abortSignal };
   try {
