@@ -20,10 +20,18 @@ export const PREFIXED_KEYS: Readonly<Record<string, string>> = {
   Groq: `${'gsk'}_${fill(52)}`,
   Google: `${'AIza'}Sy${fill(33)}`,
   'AWS access key id': `${'AKIA'}${fill(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`,
+  'AWS temporary access key id': `${'ASIA'}${fill(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`,
   'GitHub classic': `${'ghp'}_${fill(36)}`,
+  'GitHub server-to-server': `${'ghs'}_${fill(36)}`,
   'GitHub fine-grained': `${'github'}_pat_11${fill(20)}_${fill(59)}`,
   Slack: `${'xox'}b-1234567890-1234567890123-${fill(24)}`,
+  'Slack app-level': `${'xapp'}-1-A0123456789-${fill(30)}`,
   'Hugging Face': `${'hf'}_${fill(34)}`,
+  xAI: `${'xai'}-${fill(80)}`,
+  Perplexity: `${'pplx'}-${fill(48)}`,
+  Replicate: `${'r8'}_${fill(37)}`,
+  'Stripe-style live secret': `${'sk'}_live_${fill(24)}`,
+  'Stripe-style restricted test': `${'rk'}_test_${fill(24)}`,
   JWT: `${'eyJ'}hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${'eyJ'}zdWIiOiIxMjM0NTY3ODkwIn0.${fill(43)}`,
 };
 
