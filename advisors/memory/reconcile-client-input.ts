@@ -52,6 +52,11 @@ export function reconcileClientInput({
     (tools === undefined
       ? clientTools.includes(call.toolName)
       : tools[call.toolName] !== undefined && typeof tools[call.toolName].execute !== 'function');
+  const last = clientMessages.at(-1);
+  // A request without tool messages answers no call: what it adds is its last message, a new user message.
+  if (last?.role === 'user' && !clientMessages.some((message) => message.role === 'tool')) {
+    return { input: [last], ignoredMessages: clientMessages.length - 1, rejectedToolAnswers: [] };
+  }
   const lastClientAssistant = clientMessages.findLastIndex((message) => message.role === 'assistant');
   const storedAnswers = new Set(history.flatMap(({ message }) => (message.role === 'tool' ? message.content.map(answerId) : [])));
   const answers: ToolAnswer[] = [];
@@ -76,7 +81,6 @@ export function reconcileClientInput({
     if (used) toolMessagesUsed++;
   });
 
-  const last = clientMessages.at(-1);
   const userMessage = last?.role === 'user' ? last : undefined;
   if (answers.length === 0 && userMessage === undefined) {
     const awaiting = awaitingModel(history);
