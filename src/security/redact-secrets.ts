@@ -52,8 +52,19 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)[^\s/?#]+@/gi;
  * arithmetic." or "token counting" stays.
  */
 const AUTHORIZATION_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi;
-const AUTHORIZATION_WORD = /bearer|basic|token/i;
+const AUTHORIZATION_WORDS = ['bearer', 'basic', 'token'];
+const AUTHORIZATION_WORD = new RegExp(AUTHORIZATION_WORDS.join('|'), 'i');
 const LOOKS_LIKE_CREDENTIAL = /[0-9A-Z+/=_~]/;
+
+/**
+ * A key prefix or an authorization word, in one scan (each of the two alone takes about as long): most text holds
+ * neither, and then neither pass runs. Without the `u` flag, `i` folds ASCII letters only, as the classes here do.
+ */
+const KEY_PREFIX_OR_AUTHORIZATION_WORD = new RegExp(
+  [KEY_PREFIX.source, ...AUTHORIZATION_WORDS.map((word) => word.replace(/[a-z]/g, (letter) => `[${letter.toUpperCase()}${letter}]`))].join(
+    '|',
+  ),
+);
 
 /**
  * `name=value`, `name: value`, `"name": "value"` (also JSON-escaped, as in a
@@ -85,6 +96,7 @@ export function redactSecrets(text: string): string {
   // Each pass runs only where what it needs is present (most text holds no `://`, no key prefix, no `=`): a source
   // snippet or a log line costs a few searches instead of fifteen scans.
   let redacted = text.includes('://') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
+  if (!KEY_PREFIX_OR_AUTHORIZATION_WORD.test(redacted)) return redactNamedValues(redacted);
   if (KEY_PREFIX.test(redacted)) for (const format of KEY_FORMATS) redacted = redacted.replace(format, `$1${REDACTED}`);
   if (AUTHORIZATION_WORD.test(redacted)) {
     redacted = redacted.replace(AUTHORIZATION_SCHEME, (match, scheme: string, space: string, credential: string) =>

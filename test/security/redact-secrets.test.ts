@@ -20,6 +20,23 @@ describe('redactSecrets', () => {
     expect(redactSecrets(`key ${PREFIXED_KEYS['OpenAI project']}`)).toBe('key sk-[REDACTED]');
   });
 
+  it('property: an authorization scheme in any letter case, in any prose, loses its credential', () => {
+    const anyCase = (word: string) =>
+      fc
+        .array(fc.boolean(), { minLength: word.length, maxLength: word.length })
+        .map((upper) => [...word].map((letter, index) => (upper[index] ? letter.toUpperCase() : letter)).join(''));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('bearer', 'basic', 'token').chain(anyCase),
+        fc.string({ maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        (scheme, before, after) => {
+          expect(redactSecrets(`${before} ${scheme} ${COHERE_KEY} ${after}`)).not.toContain(COHERE_KEY);
+        },
+      ),
+    );
+  });
+
   it.each(CONTEXTUAL_SECRETS)('removes the credential from %s', (text, secret) => {
     expect(redactSecrets(text)).not.toContain(secret);
     expect(redactSecrets(text)).toContain('[REDACTED]');
