@@ -57,6 +57,8 @@ const madeParts = new WeakMap<readonly Document[], { documents: readonly Documen
  * still holds the same documents, gets the parts made the first time instead of redacting every field again.
  */
 export function documentSourceParts(documents: readonly Document[]): TextStreamPart<ToolSet>[] {
+  // A turn without documents (no retrieval, or nothing found) needs no part, and no cache entry kept for it.
+  if (documents.length === 0) return [];
   const sent = documents.slice(0, MAX_SOURCE_PARTS);
   const made = madeParts.get(documents);
   if (made !== undefined && made.documents.length === sent.length && made.documents.every((document, index) => document === sent[index])) {
