@@ -98,28 +98,6 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
     request,
   });
 
-  const observe = (part: TextStreamPart<ToolSet>) => {
-    switch (part.type) {
-      case 'start-step':
-        stepsStarted++;
-        stepText = '';
-        break;
-      case 'text-delta':
-        stepText += part.text;
-        break;
-      case 'finish':
-        finishReason = part.finishReason;
-        usage = part.totalUsage;
-        break;
-      case 'error':
-        error ??= part.error;
-        break;
-      case 'abort':
-        aborted = true;
-        break;
-    }
-  };
-
   // Parts to send before the next model part: the request's sources, right after `start`.
   const queued = documentSourceParts(request.sources);
   let started = false;
@@ -134,8 +112,29 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
         // Nobody aborted: the `timeout` setting fired inside streamText. That is the model failing, not the caller leaving.
         part = { type: 'error', error: modelTimeout('stream', request.settings) };
       }
-      observe(part);
-      if (part.type === 'start') started = true;
+      // What the response is aggregated from, seen as the part passes.
+      switch (part.type) {
+        case 'start':
+          started = true;
+          break;
+        case 'start-step':
+          stepsStarted++;
+          stepText = '';
+          break;
+        case 'text-delta':
+          stepText += part.text;
+          break;
+        case 'finish':
+          finishReason = part.finishReason;
+          usage = part.totalUsage;
+          break;
+        case 'error':
+          error ??= part.error;
+          break;
+        case 'abort':
+          aborted = true;
+          break;
+      }
       return { done: false, value: part };
     },
     async end() {

@@ -29,7 +29,8 @@ export function createReplayBroadcast<T>(
   { admit = () => true, beforeClose = async () => [] }: ReplayBroadcastOptions<T> = {},
 ): ReplayBroadcast<T> {
   const parts: T[] = [];
-  const subscribers = new Set<Subscriber<T>>();
+  // An array, not a Set: every part is delivered to each, and iterating a Set allocates an iterator per part.
+  let subscribers: Subscriber<T>[] = [];
   let subscriberCount = 0;
   let finished: { error?: unknown } | undefined;
   let reader: PartSource<T> | undefined;
@@ -72,14 +73,14 @@ export function createReplayBroadcast<T>(
 
   const publish = (part: T) => {
     parts.push(part);
-    for (const subscriber of subscribers) subscriber.deliver(part);
+    for (const subscriber of subscribers) deliver(subscriber, part);
   };
 
   const finish = (outcome: { error?: unknown }) => {
     finished = outcome;
     ended.resolve();
     for (const subscriber of subscribers) close(subscriber, outcome);
-    subscribers.clear();
+    subscribers = [];
   };
 
   return {
@@ -92,15 +93,14 @@ export function createReplayBroadcast<T>(
       subscriberCount++;
       return new ReadableStream<T | U>({
         start(controller) {
-          const deliver = select ? (part: T) => select(part, controller) : (part: T) => controller.enqueue(part);
-          subscriber = { controller, deliver };
-          for (const part of parts) deliver(part);
+          subscriber = { controller, select: select as Subscriber<T>['select'] };
+          for (const part of parts) deliver(subscriber, part);
           if (finished) close(subscriber, finished);
-          else subscribers.add(subscriber);
+          else subscribers.push(subscriber);
           if (!pumping) void pump();
         },
         async cancel(reason) {
-          if (subscriber) subscribers.delete(subscriber);
+          if (subscriber) subscribers = subscribers.filter((other) => other !== subscriber);
           if (finished) return;
           subscriberCount--;
           if (subscriberCount === 0) {
@@ -115,7 +115,13 @@ export function createReplayBroadcast<T>(
 
 interface Subscriber<T> {
   readonly controller: ReadableStreamDefaultController<unknown>;
-  readonly deliver: (part: T) => void;
+  /** What the subscriber receives for a part; without it, the part itself. */
+  readonly select: ((part: T, controller: ReadableStreamDefaultController<unknown>) => void) | undefined;
+}
+
+function deliver<T>(subscriber: Subscriber<T>, part: T): void {
+  if (subscriber.select === undefined) subscriber.controller.enqueue(part);
+  else subscriber.select(part, subscriber.controller);
 }
 
 function close<T>(subscriber: Subscriber<T>, outcome: { error?: unknown }): void {
