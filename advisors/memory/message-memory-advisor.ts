@@ -29,7 +29,9 @@ export function messageMemoryAdvisor(options: ChatMemoryAdvisorOptions): Advisor
     async before(request) {
       const { instructions, history, openTurn, input, placement } = await loadHistory(request, { memory, name });
       placements.set(request.context, placement);
-      return { ...request, input, messages: removeOrphanToolParts([...history, ...openTurn, ...input]), instructions };
+      // Without an open turn the history is paired already and the input at most a user message: nothing to repair.
+      const messages = openTurn.length === 0 ? [...history, ...input] : removeOrphanToolParts([...history, ...openTurn, ...input]);
+      return { ...request, input, messages, instructions };
     },
     after: (response) => storeTurn(response, { memory, name, onAbort, placement: placements.get(response.context) }),
   };
