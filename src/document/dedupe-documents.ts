@@ -17,7 +17,7 @@ export function dedupeDocuments(documents: readonly Document[]): Document[] {
   }
   const byId = new Map<string, Document>();
   documents.forEach((document, index) => {
-    requireDocument(document, `documents[${index}]`);
+    requireDocument(document, () => `documents[${index}]`);
     const seen = byId.get(document.id);
     byId.set(document.id, seen === undefined ? document : mergeDocuments(seen, document));
   });

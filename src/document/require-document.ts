@@ -3,8 +3,11 @@ import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkNesting } from '../util/check-nesting.ts';
 import type { Document } from './document.ts';
 
-/** Checks that `document` has a string id, text and a metadata object. */
-export function requireDocument(document: unknown, argument: string): asserts document is Document {
+/**
+ * Checks that `document` has a string id, text and a metadata object. `argument` names it in the error; give a
+ * function where the name is built (`documents[3]`), so that it is built only for the error.
+ */
+export function requireDocument(document: unknown, argument: string | (() => string)): asserts document is Document {
   const candidate = document as Partial<Document> | null;
   if (
     candidate === null ||
@@ -16,7 +19,7 @@ export function requireDocument(document: unknown, argument: string): asserts do
   ) {
     throw new AdvisorArgumentError({
       component: 'document',
-      argument,
+      argument: typeof argument === 'string' ? argument : argument(),
       message: `expected a document with a string id, text and a metadata object, got ${describeValue(document)}`,
     });
   }

@@ -113,7 +113,7 @@ function stampHits(name: string, retrieverName: string, query: string, hits: unk
   }
   return hits.map((hit: unknown, position) => {
     try {
-      requireDocument(hit, `results of "${retrieverName}"[${position}]`);
+      requireDocument(hit, () => `results of "${retrieverName}"[${position}]`);
     } catch (cause) {
       throw new ComponentError({ component: name, operation: `retrieve from "${retrieverName}"`, cause });
     }

@@ -49,7 +49,7 @@ export function fuseRankedLists(
     rankedLists.forEach((list, listIndex) => {
       if (position >= list.length) return;
       const hit = list[position];
-      requireDocument(hit, `rankedLists[${listIndex}][${position}]`);
+      requireDocument(hit, () => `rankedLists[${listIndex}][${position}]`);
       const document = ensureHitProvenance(hit, position + 1);
       const firstInList = !seenPerList[listIndex].has(document.id);
       seenPerList[listIndex].add(document.id);

@@ -45,7 +45,7 @@ export function fuseTwoStage(
     const stamped = rankedLists.map((list: readonly Document[]) =>
       Array.isArray(list)
         ? list.map((document, position) => {
-            requireDocument(document, `resultsByQuery["${query}"][${position}]`);
+            requireDocument(document, () => `resultsByQuery["${query}"][${position}]`);
             return ensureHitProvenance(document, position + 1, { query });
           })
         : list,

@@ -154,7 +154,7 @@ function validateDocuments(documents: unknown): asserts documents is readonly Do
   if (!Array.isArray(documents)) {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'documents', message: 'expected an array of documents' });
   }
-  documents.forEach((document: unknown, position) => requireDocument(document, `documents[${position}]`));
+  documents.forEach((document: unknown, position) => requireDocument(document, () => `documents[${position}]`));
 }
 
 function validateMetadataKeys(metadataKeys: unknown): void {
