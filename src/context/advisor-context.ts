@@ -78,17 +78,11 @@ export class AdvisorContext {
    */
   annotateLazily(advisorName: string, computes: Readonly<Record<string, () => unknown>>): void {
     const data: Record<string, unknown> = { ...this.advisorMetadata[advisorName] };
-    for (const [key, compute] of Object.entries(computes)) {
-      Object.defineProperty(data, key, {
-        enumerable: true,
-        configurable: true,
-        get() {
-          const value = compute();
-          Object.defineProperty(data, key, { value, enumerable: true, configurable: true, writable: true });
-          return value;
-        },
-      });
-    }
+    // The computes ride on the object, out of sight, and every object's getter for a key is the same function: a
+    // getter made per call would give each object a shape of its own, which V8 builds anew on every turn.
+    Object.defineProperty(data, PENDING, { value: computes, configurable: true });
+    for (const key of Object.keys(computes))
+      Object.defineProperty(data, key, { enumerable: true, configurable: true, get: lazyGetter(key) });
     this.advisorMetadata[advisorName] = data;
   }
 
@@ -101,6 +95,26 @@ export class AdvisorContext {
   entries(): Record<string, unknown> {
     return Object.fromEntries(this.values);
   }
+}
+
+/** Where an object made by `annotateLazily` keeps its computes (not enumerable: spreads and JSON do not see it). */
+const PENDING = Symbol('pending metadata');
+const lazyGetters = new Map<string, (this: Record<PropertyKey, unknown>) => unknown>();
+const MAX_LAZY_GETTERS = 1_000;
+
+/** The getter of `key` on every lazily annotated object: computes the value from the object's own computes, once. */
+function lazyGetter(key: string): (this: Record<PropertyKey, unknown>) => unknown {
+  let getter = lazyGetters.get(key);
+  if (getter === undefined) {
+    getter = function (this: Record<PropertyKey, unknown>) {
+      const value = (this[PENDING] as Readonly<Record<string, () => unknown>>)[key]!();
+      Object.defineProperty(this, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    };
+    // Keys are names in advisors' code; one made from data (a document id, say) must not grow the cache without end.
+    if (lazyGetters.size < MAX_LAZY_GETTERS) lazyGetters.set(key, getter);
+  }
+  return getter;
 }
 
 function parseValue<T>(key: ContextKey<T>, raw: unknown): T {

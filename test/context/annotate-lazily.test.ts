@@ -32,6 +32,15 @@ describe('AdvisorContext.annotateLazily', () => {
     expect(annotatedAgain.metadata.rag).toEqual({ ...expected, reused: true });
   });
 
+  it('computes each context its own value under the same key', () => {
+    const contexts = ['first', 'second'].map((run) => {
+      const context = new AdvisorContext();
+      context.annotateLazily('rag', { trace: () => run });
+      return context;
+    });
+    expect(contexts.map((context) => context.metadata.rag!.trace)).toEqual(['first', 'second']);
+  });
+
   it('leaves the metadata a reader took before it unchanged', () => {
     const context = new AdvisorContext();
     context.annotate('rag', { noContext: false });
