@@ -355,13 +355,23 @@ function retrievalTrace(parts: TraceParts): RetrievalTrace {
 
 /** The documents, with their trace built when first read (often never): nothing of it before the model is called. */
 function withLazyTrace(documents: Document[], build: () => RetrievalTrace): RetrievalStageResult {
-  let trace: RetrievalTrace | undefined;
-  return {
-    documents,
-    get trace() {
-      return (trace ??= build());
-    },
-  };
+  return new LazyTraceResult(documents, build);
+}
+
+/** A class, not an object literal with a getter: V8 defines a literal's getter through a runtime call on every turn. */
+class LazyTraceResult implements RetrievalStageResult {
+  #trace: RetrievalTrace | undefined;
+  readonly #build: () => RetrievalTrace;
+  readonly documents: Document[];
+
+  constructor(documents: Document[], build: () => RetrievalTrace) {
+    this.documents = documents;
+    this.#build = build;
+  }
+
+  get trace(): RetrievalTrace {
+    return (this.#trace ??= this.#build());
+  }
 }
 
 /** The lowest and highest score of documents that have one, as span attributes. */
