@@ -100,19 +100,19 @@ export function createRagAdvisor({
   const { noContext, noContextTemplate, noContextAnswer } = checkNoContextOptions(options, name);
   const requestFilter = createRequestFilter(options.filter, name);
   const waiting = waitingTurns();
-  const prepare = async (request: AdvisedRequest): Promise<{ request: AdvisedRequest; answer?: string }> => {
+  const prepare = async (request: AdvisedRequest): Promise<AdvisedRequest | NoContextAnswer> => {
     const { context, abortSignal } = request;
     const kept = request.input.some((message) => message.role === 'user') ? undefined : waiting.take(context);
     if (kept !== undefined) {
       // A request that answers the turn's open tool calls: the documents its first request retrieved are injected again.
       context.annotate(name, { documents: documentRefs(kept), noContext: false, reusedFromTurn: true });
       const sources = dedupeDocuments([...request.sources, ...kept]);
-      return { request: { ...(await injector.inject(request, sources)), sources } };
+      return { ...(await injector.inject(request, sources)), sources };
     }
     const query = userText(request);
     if (query.trim() === '') {
       context.annotate(name, { documents: [], skipped: 'the user input has no text to search with' });
-      return { request };
+      return request;
     }
     // Read (and so validate) every per-call setting before any retrieval.
     const call: RetrievalStageCall = {
@@ -131,9 +131,9 @@ export function createRagAdvisor({
       context.annotate(name, { documents: [], noContext: true, noContextPolicy: noContext });
       context.annotateLazily(name, { trace: () => retrieved.trace });
       // Sources from advisors further out are context enough: the policy is for a turn without any.
-      if (sources.length > 0 || noContext === 'answer-anyway') return { request };
-      if (noContext === 'skip') return { request, answer: noContextAnswer };
-      return { request: replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question)) };
+      if (sources.length > 0 || noContext === 'answer-anyway') return request;
+      if (noContext === 'skip') return new NoContextAnswer(request, noContextAnswer);
+      return replaceLastUserText(request, (question) => renderNoContextTemplate(noContextTemplate, question));
     }
     context.annotate(name, { noContext: false });
     context.annotateLazily(name, { documents: () => documentRefs(documents), trace: () => retrieved.trace });
@@ -142,7 +142,7 @@ export function createRagAdvisor({
           injector.inject(request, sources),
         )
       : injector.inject(request, sources);
-    return { request: { ...injected, sources } };
+    return { ...injected, sources };
   };
 
   const retriever: Retriever = {
@@ -164,21 +164,26 @@ export function createRagAdvisor({
     },
   };
 
-  // Only the `skip` policy answers without the model; every other advisor only rewrites the request, which the chain
-  // runs in its loop of `before` hooks, without the frame, closure and stream hand-over of an around hook.
+  // Only the `skip` policy answers without the model (the only one for which `prepare` gives a `NoContextAnswer`); every
+  // other advisor only rewrites the request, which the chain runs in its loop of `before` hooks, without the frame,
+  // closure and stream hand-over of an around hook.
   const hooks: Pick<Advisor, 'before' | 'aroundCall' | 'aroundStream'> =
     noContext === 'skip'
       ? {
           async aroundCall(request, next) {
-            const { request: prepared, answer } = await prepare(request);
-            return answer === undefined ? next(prepared) : answerDirectly(prepared, { advisor: name, text: answer });
+            const prepared = await prepare(request);
+            return prepared instanceof NoContextAnswer
+              ? answerDirectly(prepared.request, { advisor: name, text: prepared.text })
+              : next(prepared);
           },
           async aroundStream(request, next) {
-            const { request: prepared, answer } = await prepare(request);
-            return answer === undefined ? next(prepared) : streamDirectAnswer(prepared, { advisor: name, text: answer });
+            const prepared = await prepare(request);
+            return prepared instanceof NoContextAnswer
+              ? streamDirectAnswer(prepared.request, { advisor: name, text: prepared.text })
+              : next(prepared);
           },
         }
-      : { before: async (request) => (await prepare(request)).request };
+      : { before: (request) => prepare(request) as Promise<AdvisedRequest> };
   return {
     name,
     order,
@@ -189,6 +194,14 @@ export function createRagAdvisor({
       return response;
     },
   };
+}
+
+/** What `prepare` gives where the `skip` policy answers instead of the model: the request as it came, and the answer. */
+class NoContextAnswer {
+  constructor(
+    readonly request: AdvisedRequest,
+    readonly text: string,
+  ) {}
 }
 
 /**

@@ -157,8 +157,14 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
       ? everyQueryTo
       : undefined;
 
-  async function retrieve(call: RetrievalStageCall): Promise<RetrievalStageResult> {
-    if (toOneRetriever !== undefined && !isTraced(call.context)) return retrieveFromOneRetriever(call, toOneRetriever);
+  // Not async itself: an async function that returns another's promise waits two more microtasks to adopt it.
+  function retrieve(call: RetrievalStageCall): Promise<RetrievalStageResult> {
+    return toOneRetriever !== undefined && !isTraced(call.context)
+      ? retrieveFromOneRetriever(call, toOneRetriever)
+      : retrieveInStages(call);
+  }
+
+  async function retrieveInStages(call: RetrievalStageCall): Promise<RetrievalStageResult> {
     const timer = createStageTimer(call.context);
     const input: RagStageInput = { history: call.history, context: call.context, abortSignal: call.abortSignal };
     const keep = call.topK ?? topK;
