@@ -198,10 +198,13 @@ export function createRagAdvisor({
 
 /** What `prepare` gives where the `skip` policy answers instead of the model: the request as it came, and the answer. */
 class NoContextAnswer {
-  constructor(
-    readonly request: AdvisedRequest,
-    readonly text: string,
-  ) {}
+  readonly request: AdvisedRequest;
+  readonly text: string;
+
+  constructor(request: AdvisedRequest, text: string) {
+    this.request = request;
+    this.text = text;
+  }
 }
 
 /**
