@@ -145,10 +145,12 @@ function afterStream(advisors: readonly Advisor[], from: number, to: number, adv
   let withAfter = false;
   for (let position = from; position < to && !withAfter; position++) withAfter = advisors[position].after !== undefined;
   if (!withAfter) return advisedStream;
-  return withResponse(
-    advisedStream,
-    advisedStream.response.then((response) => runAfters(advisors, from, to, response)),
-  );
+  return withResponse(advisedStream, afterResponse(advisors, from, to, advisedStream.response));
+}
+
+/** `runAfters` once `response` settles; awaited rather than returned from a `then`, which adopts it in two more microtasks. */
+async function afterResponse(advisors: readonly Advisor[], from: number, to: number, response: Promise<AdvisedResponse>) {
+  return await runAfters(advisors, from, to, await response);
 }
 
 /**

@@ -78,6 +78,13 @@ export function createChatStreamResult<OUTPUT extends OutputInterface = OutputIn
   return new DefaultChatStreamResult(advised, context, output);
 }
 
+/** The response of the stream to come; awaited rather than returned from a `then`, which adopts it in two more microtasks. */
+async function responseOf(advised: Promise<AdvisedStream>): Promise<AdvisedResponse> {
+  return await (
+    await advised
+  ).response;
+}
+
 /**
  * The result as a class: its getters live on the prototype. An object literal
  * with getters costs V8 a runtime call per getter, microseconds on every turn.
@@ -94,7 +101,7 @@ class DefaultChatStreamResult<OUTPUT extends OutputInterface> implements ChatStr
 
   constructor(advised: Promise<AdvisedStream>, context: AdvisorContext, output: OUTPUT | undefined) {
     let finalResponse: AdvisedResponse | undefined;
-    const response = advised.then((advisedStream) => advisedStream.response);
+    const response = responseOf(advised);
     // The `finish` part is held back until every `after` hook has run.
     let heldFinish: TextStreamPart<ToolSet> | undefined;
     const firstPart = Promise.withResolvers<TextStreamPart<ToolSet> | undefined>();

@@ -185,6 +185,24 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return { turnChain, context, buildRequest };
   };
 
+  /**
+   * The chain's stream for the turn. Each promise is awaited, never returned from the async function: a promise
+   * returned there is adopted in two more microtasks, which cost microseconds when the code is cold.
+   */
+  const streamTurn = async (turnChain: AdvisorChain, buildRequest: () => Promise<AdvisedRequest>, context: AdvisorContext) => {
+    let request: AdvisedRequest;
+    try {
+      request = await buildRequest();
+    } catch (error) {
+      return failedStream(failedResponse(placeholderRequest(options.model, context), error));
+    }
+    if (!isTelemetryEnabled(request.settings.telemetry)) return await turnChain.stream(request, streamModel);
+    return await traceTurn(turnChain, request, async (run) => {
+      const advisedStream = await run(() => turnChain.stream(request, streamModel));
+      return { response: advisedStream.response, result: advisedStream };
+    });
+  };
+
   return Object.freeze({
     chain,
     async generate<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }) {
@@ -201,17 +219,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     },
     stream<OUTPUT extends OutputInterface = TextOutput>(input: ChatInput & { readonly output?: OUTPUT }) {
       const { turnChain, context, buildRequest } = prepare(input);
-      const advised = buildRequest().then(
-        (request) =>
-          isTelemetryEnabled(request.settings.telemetry)
-            ? traceTurn(turnChain, request, async (run) => {
-                const advisedStream = await run(() => turnChain.stream(request, streamModel));
-                return { response: advisedStream.response, result: advisedStream };
-              })
-            : turnChain.stream(request, streamModel),
-        (error: unknown) => failedStream(failedResponse(placeholderRequest(options.model, context), error)),
-      );
-      return createChatStreamResult(advised, context, input.output);
+      return createChatStreamResult(streamTurn(turnChain, buildRequest, context), context, input.output);
     },
   });
 }
