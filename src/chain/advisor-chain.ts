@@ -72,9 +72,13 @@ async function invokeCall(
   let advised = request;
   for (let position = index; position < advisors.length; position++) {
     const advisor = advisors[position];
-    const before = await runBefore(advisor, advised);
-    if ('failed' in before) return runAfters(advisors, index, position, before.failed);
-    advised = before.request;
+    if (advisor.before !== undefined) {
+      try {
+        advised = checkRequest(await callBefore(advisor, advised), advisor);
+      } catch (error) {
+        return await runAfters(advisors, index, position, failedBefore(advisor, advised, error));
+      }
+    }
     if (advisor.aroundCall === undefined) continue;
     const next: CallNext = (nextRequest) => invokeCall(advisors, position + 1, checkRequest(nextRequest, advisor), terminal);
     let response: AdvisedResponse;
@@ -83,9 +87,9 @@ async function invokeCall(
     } catch (error) {
       response = failedResponse(advised, wrapAdvisorError(error, advisor.name, 'aroundCall'), outcomeOf(advised, error));
     }
-    return runAfters(advisors, index, position + 1, response);
+    return await runAfters(advisors, index, position + 1, response);
   }
-  if (index === advisors.length) return terminal(advised);
+  if (index === advisors.length) return await terminal(advised);
   let response: AdvisedResponse;
   try {
     response = await terminal(advised);
@@ -93,7 +97,7 @@ async function invokeCall(
     // As if the innermost advisor had called `next` from its own around hook.
     response = failedResponse(advised, wrapAdvisorError(error, advisors.at(-1)!.name, 'aroundCall'), outcomeOf(advised, error));
   }
-  return runAfters(advisors, index, advisors.length, response);
+  return await runAfters(advisors, index, advisors.length, response);
 }
 
 async function invokeStream(
@@ -105,9 +109,13 @@ async function invokeStream(
   let advised = request;
   for (let position = index; position < advisors.length; position++) {
     const advisor = advisors[position];
-    const before = await runBefore(advisor, advised);
-    if ('failed' in before) return afterStream(advisors, index, position, failedStream(before.failed));
-    advised = before.request;
+    if (advisor.before !== undefined) {
+      try {
+        advised = checkRequest(await callBefore(advisor, advised), advisor);
+      } catch (error) {
+        return afterStream(advisors, index, position, failedStream(failedBefore(advisor, advised, error)));
+      }
+    }
     if (advisor.aroundStream === undefined) continue;
     // Advisors may spread what `next` gives them: a stream built lazily becomes a plain property first.
     const next: StreamNext = (nextRequest) =>
@@ -122,7 +130,7 @@ async function invokeStream(
     }
     return afterStream(advisors, index, position + 1, advisedStream);
   }
-  if (index === advisors.length) return terminal(advised);
+  if (index === advisors.length) return await terminal(advised);
   let advisedStream: AdvisedStream;
   try {
     advisedStream = await terminal(advised);
@@ -133,10 +141,18 @@ async function invokeStream(
   return afterStream(advisors, index, advisors.length, advisedStream);
 }
 
-/** The `after` hooks of `advisors[from..to)`, innermost first. */
+/** The `after` hooks of `advisors[from..to)`, innermost first; a failing hook makes the response an error naming it. */
 async function runAfters(advisors: readonly Advisor[], from: number, to: number, response: AdvisedResponse): Promise<AdvisedResponse> {
   let completed = response;
-  for (let position = to - 1; position >= from; position--) completed = await runAfter(advisors[position], completed);
+  for (let position = to - 1; position >= from; position--) {
+    const advisor = advisors[position];
+    if (advisor.after === undefined) continue;
+    try {
+      completed = checkResponse(await callAfter(advisor, completed), advisor);
+    } catch (error) {
+      completed = { ...completed, outcome: 'error', error: wrapAdvisorError(error, advisor.name, 'after') };
+    }
+  }
   return completed;
 }
 
@@ -154,31 +170,25 @@ async function afterResponse(advisors: readonly Advisor[], from: number, to: num
 }
 
 /**
- * An advisor's `before` hook; a failure becomes a failed response naming the advisor. Untraced, the hook is called
- * directly: the code a turn runs once is cold in a busy process, and every function less on its path is time saved.
+ * An advisor's `before` hook, traced when the turn is. Untraced, the hook is called directly, and the chain's loop
+ * awaits it without an async wrapper: the code a turn runs once is cold in a busy process, and every frame, promise
+ * and microtask less on its path is time saved.
  */
-async function runBefore(advisor: Advisor, request: AdvisedRequest): Promise<{ request: AdvisedRequest } | { failed: AdvisedResponse }> {
-  if (!advisor.before) return { request };
-  try {
-    const advised = isTraced(request.context)
-      ? await traceAdvisorHook(request.context, advisor, 'before', () => advisor.before!(request))
-      : await advisor.before(request);
-    return { request: checkRequest(advised, advisor) };
-  } catch (error) {
-    return { failed: failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error)) };
-  }
+function callBefore(advisor: Advisor, request: AdvisedRequest): AdvisedRequest | Promise<AdvisedRequest> {
+  return isTraced(request.context)
+    ? traceAdvisorHook(request.context, advisor, 'before', () => advisor.before!(request))
+    : advisor.before!(request);
 }
 
-async function runAfter(advisor: Advisor, response: AdvisedResponse): Promise<AdvisedResponse> {
-  if (!advisor.after) return response;
-  try {
-    const completed = isTraced(response.context)
-      ? await traceAdvisorHook(response.context, advisor, 'after', () => advisor.after!(response))
-      : await advisor.after(response);
-    return checkResponse(completed, advisor);
-  } catch (error) {
-    return { ...response, outcome: 'error', error: wrapAdvisorError(error, advisor.name, 'after') };
-  }
+function callAfter(advisor: Advisor, response: AdvisedResponse): AdvisedResponse | Promise<AdvisedResponse> {
+  return isTraced(response.context)
+    ? traceAdvisorHook(response.context, advisor, 'after', () => advisor.after!(response))
+    : advisor.after!(response);
+}
+
+/** The failed response of a `before` hook that threw (or passed on no complete request), naming the advisor. */
+function failedBefore(advisor: Advisor, request: AdvisedRequest, error: unknown): AdvisedResponse {
+  return failedResponse(request, wrapAdvisorError(error, advisor.name, 'before'), outcomeOf(request, error));
 }
 
 function outcomeOf(request: AdvisedRequest, error: unknown): 'error' | 'aborted' {

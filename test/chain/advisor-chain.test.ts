@@ -286,6 +286,16 @@ describe('a failing hook', () => {
     },
   );
 
+  it('in `before` that passes on no complete request fails the turn with an error naming the advisor', async () => {
+    const model = mockModel([textParts(['answer'])]);
+    const chat = createChatClient({ model, advisors: [{ name: 'careless', before: () => ({ prompt: 'hi' }) as never }] });
+    const { outcome, error } = await chat.stream({ prompt: 'hi' }).response;
+    expect(outcome).toBe('error');
+    expect(error).toBeInstanceOf(AdvisorArgumentError);
+    expect(error).toMatchObject({ component: 'careless', argument: 'request' });
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
   it.each([
     ['stream', 'aroundStream'],
     ['generate', 'aroundCall'],
