@@ -80,9 +80,8 @@ export function createChatStreamResult<OUTPUT extends OutputInterface = OutputIn
 
 /** The response of the stream to come; awaited rather than returned from a `then`, which adopts it in two more microtasks. */
 async function responseOf(advised: Promise<AdvisedStream>): Promise<AdvisedResponse> {
-  return await (
-    await advised
-  ).response;
+  const advisedStream = await advised;
+  return await advisedStream.response;
 }
 
 /**
