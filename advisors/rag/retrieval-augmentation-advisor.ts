@@ -248,7 +248,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
     }
     const kept = documents.slice(0, keep);
     const timings = timer.timings();
-    return withLazyTrace(kept, () =>
+    return new LazyTraceResult(kept, () =>
       retrievalTrace({
         query: call.query,
         transformations,
@@ -289,7 +289,7 @@ export function retrievalAugmentationAdvisor(options: RetrievalAugmentationAdvis
     const aggregated = { documents: dedupeDocuments(retrieved) };
     const kept = aggregated.documents.slice(0, keep);
     const retrieveMs = roundMs(performance.now() - started);
-    return withLazyTrace(kept, () =>
+    return new LazyTraceResult(kept, () =>
       retrievalTrace({
         query: call.query,
         transformations: [],
@@ -359,12 +359,10 @@ function retrievalTrace(parts: TraceParts): RetrievalTrace {
   };
 }
 
-/** The documents, with their trace built when first read (often never): nothing of it before the model is called. */
-function withLazyTrace(documents: Document[], build: () => RetrievalTrace): RetrievalStageResult {
-  return new LazyTraceResult(documents, build);
-}
-
-/** A class, not an object literal with a getter: V8 defines a literal's getter through a runtime call on every turn. */
+/**
+ * The documents, with their trace built when first read (often never): nothing of it before the model is called. A
+ * class, not an object literal with a getter: V8 defines a literal's getter through a runtime call on every turn.
+ */
 class LazyTraceResult implements RetrievalStageResult {
   #trace: RetrievalTrace | undefined;
   readonly #build: () => RetrievalTrace;
