@@ -96,24 +96,18 @@ async function turnOf({ src, bm25, advisors }: Library, name: string): Promise<(
     await memory.appendTurn(name, turn, { key: `stored-${index}`, metadata: { turnId: `stored-${index}` } });
   }
   // Each hook marks its start and end, as the instrumented twin of bench:peers does.
+  const markedHook =
+    <T>(label: string, hook: (value: T) => T | Promise<T>) =>
+    async (value: T): Promise<T> => {
+      mark(label);
+      const result = await hook(value);
+      mark(`${label}-end`);
+      return result;
+    };
   const marked = (advisor: import('../src/index.ts').Advisor): import('../src/index.ts').Advisor => ({
     ...advisor,
-    ...(advisor.before && {
-      before: async (request) => {
-        mark(`${advisor.name}:before`);
-        const result = await advisor.before!(request);
-        mark(`${advisor.name}:before-end`);
-        return result;
-      },
-    }),
-    ...(advisor.after && {
-      after: async (response) => {
-        mark(`${advisor.name}:after`);
-        const result = await advisor.after!(response);
-        mark(`${advisor.name}:after-end`);
-        return result;
-      },
-    }),
+    ...(advisor.before && { before: markedHook(`${advisor.name}:before`, (request) => advisor.before!(request)) }),
+    ...(advisor.after && { after: markedHook(`${advisor.name}:after`, (response) => advisor.after!(response)) }),
   });
   const chat = src.createChatClient({
     model: openai.chat(name),
