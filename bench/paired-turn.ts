@@ -18,13 +18,13 @@
  *
  * It runs on Node's own type stripping, the code as shipped, as bench:peers does.
  */
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createOpenAI } from '@ai-sdk/openai';
 import { beirDocumentText } from '../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from './beir/load-scifact.ts';
+import { printChildResult, resultsOfChildRuns } from './child-runs.ts';
 import { printMachineFacts } from './machine-facts.ts';
 import { seededRandom } from './seeded-random.ts';
 import { startLoopbackOpenAI } from './peers/loopback-openai.ts';
@@ -58,20 +58,11 @@ interface Row {
 const us = (ms: number) => (ms * 1000).toFixed(1);
 
 if (values.first === undefined) {
-  const runs = (['now', 'before'] as const).map((first) => {
-    const run = spawnSync(
-      process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--first', first],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    if (run.status !== 0) process.exit(run.status ?? 1);
-    const lines = run.stdout.trimEnd().split('\n');
-    console.log(lines.filter((line) => !line.startsWith(RESULT_PREFIX)).join('\n'));
-    return JSON.parse(lines.find((line) => line.startsWith(RESULT_PREFIX))!.slice(RESULT_PREFIX.length)) as Row[];
-  });
+  const runs = resultsOfChildRuns<Row[]>(
+    fileURLToPath(import.meta.url),
+    RESULT_PREFIX,
+    (['now', 'before'] as const).map((first) => ({ args: [...process.argv.slice(2), '--first', first] })),
+  );
   console.log(
     '\nBoth orders (µs): medians averaged, and the paired differences of each order and their mean, in which the bias of set-up order cancels',
   );
@@ -248,7 +239,7 @@ console.log('\nMedians (µs) and the median of the paired differences (this chec
 console.table(
   results.map((row) => ({ measure: row.measure, now: us(row.now), before: us(row.before), 'paired difference': us(row.difference) })),
 );
-console.log(RESULT_PREFIX + JSON.stringify(results));
+printChildResult(RESULT_PREFIX, results);
 
 await server.close();
 process.exit(0);

@@ -34,7 +34,6 @@
  *
  * It runs on Node's own type stripping (no tsx), the code as shipped, as bench:chain does.
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createOpenAI } from '@ai-sdk/openai';
 import { BM25Retriever } from '@langchain/community/retrievers/bm25';
@@ -64,6 +63,7 @@ import { createBm25Retriever } from '../../src/bm25/index.ts';
 import { formatDocumentContext, renderContextTemplate } from '../../src/retrieval/index.ts';
 import { beirDocumentText } from '../../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from '../beir/load-scifact.ts';
+import { printChildResult, resultsOfChildRuns } from '../child-runs.ts';
 import { printMachineFacts } from '../machine-facts.ts';
 import { seededRandom, shuffled } from '../seeded-random.ts';
 import { type ServedRequest, startLoopbackOpenAI } from './loopback-openai.ts';
@@ -85,19 +85,15 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
   process.exit(1);
 }
 if (RUNS > 1) {
-  const results: RunResult[] = [];
-  for (let run = 1; run <= RUNS; run++) {
-    console.log(`\n==== run ${run} of ${RUNS}`);
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-      encoding: 'utf8',
+  const results = resultsOfChildRuns<RunResult>(
+    fileURLToPath(import.meta.url),
+    RESULT_PREFIX,
+    Array.from({ length: RUNS }, (_, index) => ({
+      title: `run ${index + 1} of ${RUNS}`,
+      args: process.argv.slice(2),
       env: { ...process.env, RUNS: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    if (child.status !== 0) process.exit(child.status ?? 1);
-    const lines = child.stdout.trimEnd().split('\n');
-    console.log(lines.filter((line) => !line.startsWith(RESULT_PREFIX)).join('\n'));
-    results.push(JSON.parse(lines.find((line) => line.startsWith(RESULT_PREFIX))!.slice(RESULT_PREFIX.length)) as RunResult);
-  }
+    })),
+  );
   const ratios = results.map((result) => result.added / result.necessary);
   console.log(`\nOurs over ${RUNS} runs (each a process of its own)`);
   console.table(
@@ -785,7 +781,7 @@ const result: RunResult = {
   machinery: oursAdded - floorAdded,
   ttftOverGoal: medians('ours').ttft - (bare.ttft + parts.retrieve + parts.read + 0.2),
 };
-console.log(RESULT_PREFIX + JSON.stringify(result));
+printChildResult(RESULT_PREFIX, result);
 
 await server.close();
 process.exit(0);
