@@ -47,7 +47,7 @@ if (values.first !== undefined && values.first !== 'now' && values.first !== 'be
   console.error(`bench:paired: --first takes now or before, not ${JSON.stringify(values.first)}`);
   process.exit(1);
 }
-/** What a run set up first prints, for the run of both orders to combine. */
+/** What the run of one order prints last, for the run of both to combine. */
 const RESULT_PREFIX = 'bench:paired result ';
 interface Row {
   readonly measure: string;

@@ -7,7 +7,7 @@
  *
  *   [RUNS=<n>] npm run bench:peers [-- --dataset <scifact folder>]
  *
- * One run's ratio moves by a tenth from the next on the same machine (1.31–1.71× in twelve runs of the same code on a
+ * One run's ratio moves by a tenth from the next on the same machine (1.31–1.72× in eighteen runs of the same code on a
  * 2-core VM): `RUNS=n` runs it n times, each in a process of its own, and ends with each run's figures and their medians.
  *
  * Peers are set up as their docs show:
