@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 export interface ChildRun {
   readonly title?: string;
   readonly args: readonly string[];
+  /** Default: this process's environment. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -17,7 +18,7 @@ export function resultsOfChildRuns<T>(script: string, prefix: string, runs: read
     if (title !== undefined) console.log(`\n==== ${title}`);
     const child = spawnSync(process.execPath, [...process.execArgv, script, ...args], {
       encoding: 'utf8',
-      env: env ?? process.env,
+      env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     if (child.status !== 0) process.exit(child.status ?? 1);
