@@ -17,7 +17,7 @@ import type { Document } from '../src/document/document.ts';
 import { beirDocumentText, type BeirQrels, type BeirQuery } from '../src/evaluation/load-beir-dataset.ts';
 import { loadSciFact } from './beir/load-scifact.ts';
 import { ndcgAtK, recallAtK } from '../src/evaluation/retrieval-metrics.ts';
-import { quantile } from './bm25/quantile.ts';
+import { quantile } from './statistics.ts';
 import { printMachineFacts } from './machine-facts.ts';
 
 const BUILD_RUNS = 3;

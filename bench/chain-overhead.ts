@@ -20,6 +20,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { type Advisor, advisorMiddleware, createChatClient } from '../src/index.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { median } from './statistics.ts';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 1500);
 const WARMUP = 200;
@@ -81,11 +82,6 @@ async function sample(variant: Variant): Promise<{ total: number; ttft: number }
     if (Number.isNaN(ttft) && delta !== '') ttft = performance.now() - start;
   }
   return { total: performance.now() - start, ttft };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function measure(label: string, firstTokenDelayMs: number | null, iterations: number) {

@@ -28,6 +28,7 @@ import { printChildResult, resultsOfChildRuns } from './child-runs.ts';
 import { printMachineFacts } from './machine-facts.ts';
 import { seededRandom } from './seeded-random.ts';
 import { startLoopbackOpenAI } from './peers/loopback-openai.ts';
+import { median } from './statistics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -220,10 +221,6 @@ for (let index = 0; index < WARMUP + TURNS; index++) {
   samples.before.push(pair.before!);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 const rows: [string, (sample: Sample) => number][] = [
   ['whole turn', (sample) => sample.total],
   ['time to first token', (sample) => sample.ttft],

@@ -28,6 +28,7 @@ import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-
 import { seededRandom } from './vector/random-vectors.ts';
 import { printMachineFacts } from './machine-facts.ts';
 import { createPGlitePool } from '../test/helpers/pglite-pool.ts';
+import { median, quantile } from './statistics.ts';
 
 const COUNT = Number(process.env.PGVECTOR_BENCH_COUNT ?? 100_000);
 const DIMENSIONS = 384;
@@ -76,11 +77,6 @@ function unitCentres(seed: number): Float32Array {
     for (let i = 0; i < DIMENSIONS; i++) centres[row * DIMENSIONS + i] /= Math.sqrt(sumOfSquares);
   }
   return centres;
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = values.toSorted((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
 
 /** PGlite with pgvector on a loopback port, in a worker thread so that it runs beside this one as a server would. */
@@ -267,7 +263,7 @@ for (const [index, query] of queries.entries()) {
 }
 
 const exact = methods[0];
-const exactP50 = percentile(exact.times, 0.5);
+const exactP50 = median(exact.times);
 console.log('');
 console.log(`${'method'.padEnd(60)}${'recall@10'.padStart(10)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p50 / exact'.padStart(13)}`);
 for (const method of methods) {
@@ -276,9 +272,9 @@ for (const method of methods) {
     const truth = new Set(exact.results[query]);
     found += ids.filter((id) => truth.has(id)).length;
   });
-  const p50 = percentile(method.times, 0.5);
+  const p50 = median(method.times);
   console.log(
-    `${method.name.padEnd(60)}${(found / (QUERIES * TOP_K)).toFixed(3).padStart(10)}${p50.toFixed(2).padStart(9)}${percentile(method.times, 0.95).toFixed(2).padStart(9)}${(p50 / exactP50).toFixed(2).padStart(13)}`,
+    `${method.name.padEnd(60)}${(found / (QUERIES * TOP_K)).toFixed(3).padStart(10)}${p50.toFixed(2).padStart(9)}${quantile(method.times, 0.95).toFixed(2).padStart(9)}${(p50 / exactP50).toFixed(2).padStart(13)}`,
   );
 }
 console.log(

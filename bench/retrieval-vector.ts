@@ -19,6 +19,7 @@ import { eq } from '../src/filter/filter-builder.ts';
 import { createInMemoryVectorStore } from '../src/vector-store/in-memory-vector-store.ts';
 import { randomUnitVectors } from './vector/random-vectors.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { median } from './statistics.ts';
 
 const COUNT = 100_000;
 const DIMENSIONS = 384;
@@ -26,12 +27,6 @@ const TOP_K = 10;
 const QUERIES = 30;
 const LANGCHAIN_QUERIES = 7;
 const SCALAR_QUERIES = 10;
-
-function median(values: number[]): number {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 interface Method {
   readonly name: string;

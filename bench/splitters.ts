@@ -13,7 +13,7 @@
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { countTokens } from 'gpt-tokenizer';
 import { loadSciFact } from './beir/load-scifact.ts';
-import { quantile } from './bm25/quantile.ts';
+import { quantile } from './statistics.ts';
 import { printMachineFacts } from './machine-facts.ts';
 import { createEnglishAnalyzer } from '../src/bm25/english-analyzer.ts';
 import { createMultilingualAnalyzer } from '../src/bm25/multilingual-analyzer.ts';

@@ -16,6 +16,7 @@ import { createChatClient } from '../src/index.ts';
 import { countMessageTokens, createChatMemory, createGptTokenizer, createTokenWindow } from '../src/memory/index.ts';
 import { mockModel, textParts, usage } from '../test/helpers/mock-models.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { median, quantile } from './statistics.ts';
 
 const TURNS = Number(process.env.TURNS ?? 200);
 const tokenizer = createGptTokenizer();
@@ -62,14 +63,13 @@ async function run(withSummary: boolean) {
     const call = model.doGenerateCalls.at(-1)!;
     tokens.push(call.prompt.reduce((sum, message) => sum + countMessageTokens(message as never, tokenizer), 0));
   }
-  const sorted = [...latencies].sort((a, b) => a - b);
   const coversEarlyTurns = JSON.stringify(model.doGenerateCalls.at(-1)!.prompt).includes('turns 1 to');
   return {
     memory: withSummary ? 'window + summary' : 'window only',
     'mean tokens/turn': Math.round(tokens.reduce((a, b) => a + b, 0) / tokens.length),
     'tokens, last turn': tokens.at(-1),
-    'turn p50 ms': sorted[Math.floor(sorted.length / 2)]!.toFixed(2),
-    'turn p95 ms': sorted[Math.floor(sorted.length * 0.95)]!.toFixed(2),
+    'turn p50 ms': median(latencies).toFixed(2),
+    'turn p95 ms': quantile(latencies, 0.95).toFixed(2),
     'summary calls': summaryModel.doGenerateCalls.length - summaryCallsBefore,
     'last prompt recalls turn 1': coversEarlyTurns,
   };

@@ -67,6 +67,7 @@ import { printChildResult, resultsOfChildRuns } from '../child-runs.ts';
 import { printMachineFacts } from '../machine-facts.ts';
 import { seededRandom, shuffled } from '../seeded-random.ts';
 import { type ServedRequest, startLoopbackOpenAI } from './loopback-openai.ts';
+import { median } from '../statistics.ts';
 
 /** What each run prints last, for a run of several to summarise. */
 const RESULT_PREFIX = 'bench:peers result ';
@@ -558,12 +559,6 @@ function checkTurn(check: Check, request: readonly ServedRequest[], ourRequest: 
 }
 
 let ourPassages: string[] = [];
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 const samples = new Map(variants.map((variant) => [variant.name, { total: [] as number[], ttft: [] as number[] }]));
 const checks = new Map(
