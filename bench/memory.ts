@@ -18,13 +18,16 @@
  */
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
-import { createClient, createCluster } from 'redis';
+import { createClient, createCluster, RESP_TYPES } from 'redis';
 import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry, createMessageWindow } from '../src/memory/index.ts';
 import { type ChatMemoryStore } from '../src/index.ts';
+import { deserializeMemoryEntries } from '../src/memory/memory-entry-codec.ts';
 import { createPostgresChatMemoryStore } from '../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient, type AnyRedisCluster } from '../src/redis/index.ts';
 import { dropChatMemoryTables } from '../test/helpers/chat-memory-tables.ts';
+import { median } from './statistics.ts';
 import { printMachineFacts } from './machine-facts.ts';
+import { seededRandom, shuffled } from './seeded-random.ts';
 
 const SIZES = [10, 1_000, 10_000];
 const APPENDS = Number(process.env.APPENDS ?? 200);
@@ -72,18 +75,14 @@ function newAttempt(): { key: string; attemptId: string } {
   return { key: crypto.randomUUID(), attemptId: crypto.randomUUID() };
 }
 
-async function median(runs: number, operation: (index: number) => Promise<unknown>): Promise<number> {
+async function medianDuration(runs: number, operation: (index: number) => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let index = 0; index < runs; index++) {
     const start = performance.now();
     await operation(index);
     times.push(performance.now() - start);
   }
-  return medianOf(times);
-}
-
-function medianOf(samples: number[]): number {
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  return median(times);
 }
 
 /** The langchain4j / Spring AI pattern over any backend that stores one blob per conversation. */
@@ -135,10 +134,12 @@ async function main(): Promise<void> {
   ];
 
   const redisUrl = process.env.REDIS_URL;
+  let redisReadParts: (() => Promise<Array<Record<string, string>>>) | undefined;
   if (redisUrl) {
     const keyPrefix = `ai-advisors-bench:${runId}`;
     const client = createClient({ url: redisUrl }) as AnyRedisClient;
     await client.connect();
+    redisReadParts = () => wholeReadParts(client, keyPrefix, runId);
     cleanups.push(async () => {
       for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
       await client.close();
@@ -269,15 +270,16 @@ async function main(): Promise<void> {
   const readRatios: Array<Record<string, string>> = [];
   const regenerationRows: Array<Record<string, string>> = [];
   const ledgerRows: Array<Record<string, string>> = [];
+  let readPartRows: Array<Record<string, string>> = [];
   try {
     for (const contender of contenders) {
       const windowed = createChatMemory({ store: contender.store, window: createMessageWindow({ maxMessages: 20 }) });
       const appendBySize = new Map<number, number>();
       const warmUp = `bench-${runId}-warm-up`;
       await fill(contender.store, warmUp, 100);
-      await median(contender.appends, (index) => contender.store.appendTurn(warmUp, { ...newAttempt(), entries: turn(index) }));
-      await median(READS, () => windowed.read(warmUp));
-      await median(READS, () => contender.store.read(warmUp));
+      await medianDuration(contender.appends, (index) => contender.store.appendTurn(warmUp, { ...newAttempt(), entries: turn(index) }));
+      await medianDuration(READS, () => windowed.read(warmUp));
+      await medianDuration(READS, () => contender.store.read(warmUp));
       await contender.addOtherConversations?.();
       for (const size of SIZES) {
         const conversationId = `bench-${runId}-${size}`;
@@ -286,8 +288,8 @@ async function main(): Promise<void> {
         // Warm up connections, JIT and (for PostgreSQL) table creation before timing.
         await contender.store.read(conversationId, { last: 1 });
         // Reads first, while every contender's history has exactly `size` messages; the appends then add to it.
-        const readWindow = await median(READS, () => windowed.read(conversationId));
-        const append = await median(contender.appends, (index) =>
+        const readWindow = await medianDuration(READS, () => windowed.read(conversationId));
+        const append = await medianDuration(contender.appends, (index) =>
           contender.store.appendTurn(conversationId, { ...newAttempt(), entries: turn(size + index) }),
         );
         appendBySize.set(size, append);
@@ -304,6 +306,7 @@ async function main(): Promise<void> {
       regenerationRows.push(await regenerationCost(contender, runId));
     }
     if (databaseUrl) ledgerRows.push(await ledgerSize(databaseUrl, runId));
+    if (redisReadParts !== undefined) readPartRows = await redisReadParts();
     for (const backend of new Set(contenders.map((contender) => contender.backend))) {
       const ours = contenders.find((contender) => contender.backend === backend && contender.pattern === 'ours')!;
       const blob = contenders.find((contender) => contender.backend === backend && contender.pattern === 'blob');
@@ -334,6 +337,10 @@ async function main(): Promise<void> {
   console.table(rows);
   console.log('read(all) of ours / the blob pattern on the same backend, reads alternating (target: at most 1.00x)');
   console.table(readRatios);
+  if (readPartRows.length > 0) {
+    console.log(`Redis whole read of ${READ_PARTS_MESSAGES} messages by its parts, all alternating (each against the blob's GET + parse)`);
+    console.table(readPartRows);
+  }
   console.log(
     `read(20) of a conversation after ${REGENERATIONS.toLocaleString('en')} regenerations of its last answer / without (target: at most 1.20x)`,
   );
@@ -342,6 +349,44 @@ async function main(): Promise<void> {
     console.log(`PostgreSQL append ledger of one conversation of ${LEDGER_TURNS.toLocaleString('en')} turns, against its messages`);
     console.table(ledgerRows);
   }
+}
+
+const READ_PARTS_MESSAGES = 10;
+
+/**
+ * What sets a short whole read on Redis apart from the blob's: its commands alone (the store's pipeline of `MGET` and
+ * the `EXISTS` of a 0.1 list, and the `MGET` without it), the commands with the log's parse, and the store's `read`,
+ * each against the blob's `GET` and parse, in one alternating run. Keys are the store's documented layout.
+ */
+async function wholeReadParts(client: AnyRedisClient, keyPrefix: string, runId: string): Promise<Array<Record<string, string>>> {
+  const store = createRedisChatMemoryStore({ client, keyPrefix });
+  const blob = readModifyWriteStore('rmw-redis', {
+    get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
+    set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
+  });
+  const conversationId = `bench-${runId}-read-parts`;
+  await fill(store, conversationId, READ_PARTS_MESSAGES);
+  await fill(blob, conversationId, READ_PARTS_MESSAGES);
+  const [system, log, list] = ['system', 'log', 'messages'].map((name) => `${keyPrefix}:{${conversationId}}:${name}`);
+  const bytes = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const parsedLog = (log: Buffer | null) => deserializeMemoryEntries(`[${log!.toString().trimEnd().slice(0, -1)}]`);
+  const parts: Array<[string, () => Promise<unknown>]> = [
+    ['blob: GET + parse', () => readAll(blob, conversationId)],
+    ['MGET + EXISTS pipeline (ours)', () => bytes.multi().mGet([system, log]).exists(list).execAsPipeline()],
+    ['MGET alone', () => bytes.mGet([system, log])],
+    ['MGET + the log decoded', async () => parsedLog((await bytes.mGet([system, log]))[1] as Buffer | null)],
+    ['store.read (ours)', () => readAll(store, conversationId)],
+  ];
+  // Parts a few microseconds apart: as many rounds as fit in the 2 s.
+  const medians = await interleavedMedians(
+    parts.map((part) => () => Promise.resolve(part[1])),
+    3000,
+  );
+  return parts.map(([part], index) => ({
+    part,
+    'median (µs)': (medians[index] * 1000).toFixed(1),
+    'vs blob': (medians[index] / medians[0]).toFixed(2) + 'x',
+  }));
 }
 
 const REGENERATIONS = 1_500;
@@ -426,24 +471,26 @@ async function readAll(store: ChatMemoryStore, conversationId: string): Promise<
 }
 
 /**
- * Prepares each contender (returning its timed operation), then runs them in turn, the first one alternating, and
- * returns each one's median: over at least 30 rounds, and over as many as fit in 2 s (up to 300), so that reads of a
- * few milliseconds, where one garbage collection moves a median of 30, are sampled as well as the short ones.
+ * Prepares each contender (returning its timed operation), then runs them all once a round, in an order shuffled each
+ * round (a fixed rotation would always run an operation after the same other one, whose code it finds warm or cold),
+ * and returns each one's median: over at least 30 rounds, and over as many as fit in 2 s (up to `maxRounds`), so that
+ * reads of a few milliseconds, where one garbage collection moves a median of 30, are sampled as well as the short ones.
  */
-async function interleavedMedians(prepare: Array<() => Promise<() => Promise<unknown>>>): Promise<number[]> {
+async function interleavedMedians(prepare: Array<() => Promise<() => Promise<unknown>>>, maxRounds = 300): Promise<number[]> {
   const operations: Array<() => Promise<unknown>> = [];
   for (const prepareOne of prepare) operations.push(await prepareOne());
   const times = operations.map((): number[] => []);
+  const indexes = operations.map((_, index) => index);
+  const random = seededRandom(operations.length);
   const started = performance.now();
-  for (let round = 0; round < 300 && (round < Math.min(READS, 30) || performance.now() - started < 2000); round++) {
-    for (let turn = 0; turn < operations.length; turn++) {
-      const index = (round + turn) % operations.length;
+  for (let round = 0; round < maxRounds && (round < Math.min(READS, 30) || performance.now() - started < 2000); round++) {
+    for (const index of shuffled(indexes, random)) {
       const start = performance.now();
       await operations[index]();
       times[index].push(performance.now() - start);
     }
   }
-  return times.map(medianOf);
+  return times.map(median);
 }
 
 await main();
