@@ -427,8 +427,16 @@ export function createRedisChatMemoryStore(
     return client;
   }
 
+  /** What every key of the conversation starts with. */
+  function conversationBase(conversationId: string): string {
+    return `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
+  }
+
   function keys(conversationId: string) {
-    const base = `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
+    return keysOf(conversationBase(conversationId));
+  }
+
+  function keysOf(base: string) {
     return {
       messages: `${base}:messages`,
       messagesApart: `${base}:messages-apart`,
@@ -523,13 +531,15 @@ export function createRedisChatMemoryStore(
     },
 
     async read(conversationId, readOptions): Promise<StoredHistory> {
-      const key = keys(conversationId);
+      // The whole read's three keys are made from it; the rest only if the script reads.
+      const base = conversationBase(conversationId);
       const last = validateReadLimit(readOptions?.last, component);
       if (last === 0) {
-        const system = (await (await ready()).get(key.system)) as string | null;
+        const system = (await (await ready()).get(`${base}:system`)) as string | null;
         return { ...systemOf(system), entries: [] };
       }
-      const redis = await ready();
+      // Open, the client is used at once: an await of `ready()` costs a whole read of a short conversation a few percent.
+      const redis = client.isOpen ? client : await ready();
       readOptions?.abortSignal?.throwIfAborted();
       const budget = readOptions?.windowBudget;
       const omitViews = readOptions?.omitTurnView === true;
@@ -542,25 +552,29 @@ export function createRedisChatMemoryStore(
         // alone, as it was before the clear). Lists, and entries kept apart (they show in the log), are read by the script.
         const [[system, logged], hasList] = (await byteReplies
           .multi()
-          .mGet([key.system, key.log])
-          .exists(key.messages)
+          .mGet([`${base}:system`, `${base}:log`])
+          .exists(`${base}:messages`)
           .execAsPipeline()) as unknown as [Array<Buffer | string | null>, number];
         if (hasList === 0) {
           // A cluster's or Sentinel's pipeline (node-redis 6.3) leaves strings as strings.
           const entries = Buffer.isBuffer(logged) ? entriesOfLogBytes(logged) : entriesOfLog(logged);
           if (!entries.some(isEntryApart)) {
             // The turn views these entries name, in a second command; one missing (a clear in between) reads again by script.
-            const views = omitViews ? undefined : await turnViewsOf(redis, key.messagesApart, entries);
+            const named = namedTurnViews(entries);
+            const views = omitViews || named.length === 0 ? undefined : await turnViewsOf(redis, `${base}:messages-apart`, named);
             if (views !== null) {
               return {
                 ...systemOf(system?.toString() ?? null),
-                entries: entries.map((entry) => withTurnView(entry, views) as MemoryEntry),
+                // Entries that name no view are returned as they were parsed, without a copy of the array.
+                entries:
+                  named.length === 0 ? (entries as MemoryEntry[]) : entries.map((entry) => withTurnView(entry, views) as MemoryEntry),
               };
             }
           }
         }
       }
       // One script: the entries and the parts kept apart come from one snapshot, so a clear in between cannot split them.
+      const key = keysOf(base);
       const [system, logged, listed, fields, messages] = (await runScript(
         redis,
         READ_SCRIPT,
@@ -733,16 +747,15 @@ function entryOpenings(apart: string[]): (view: TurnView | undefined) => string 
 /** An entry as the log holds it: one with a turn view names the field it is kept under. */
 type LoggedEntry = (MemoryEntry | EntryApart) & { readonly view?: string };
 
-/** The texts of the turn views that `entries` name, by field; `null` when one is missing. */
-async function turnViewsOf(
-  redis: AnyRedisClient,
-  partsApart: string,
-  entries: readonly LoggedEntry[],
-): Promise<ReadonlyMap<string, string> | null> {
+/** The fields of the turn views that `entries` name, each once. */
+function namedTurnViews(entries: readonly LoggedEntry[]): string[] {
   const named = new Set<string>();
   for (const { view } of entries) if (typeof view === 'string') named.add(view);
-  if (named.size === 0) return new Map();
-  const fields = [...named];
+  return [...named];
+}
+
+/** The texts of the turn views under `fields`, by field; `null` when one is missing. */
+async function turnViewsOf(redis: AnyRedisClient, partsApart: string, fields: string[]): Promise<ReadonlyMap<string, string> | null> {
   const texts = (await redis.hmGet(partsApart, fields)) as Array<string | null>;
   return texts.includes(null) ? null : new Map(fields.map((field, index) => [field, texts[index] as string]));
 }
