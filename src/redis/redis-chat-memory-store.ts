@@ -34,7 +34,7 @@ import {
 } from '../memory/memory-entry-codec.ts';
 import { storedMeasure } from '../memory/stored-measure.ts';
 import { validateAppendAttempt, validateTurnReferences } from '../memory/validate-append-attempt.ts';
-import { validateConversationId } from '../memory/validate-conversation-id.ts';
+import { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from '../memory/validate-conversation-id.ts';
 import { validateReadLimit } from '../memory/validate-read-limit.ts';
 
 /** Any node-redis client, whatever modules, scripts or RESP version it was created with. */
@@ -429,7 +429,12 @@ export function createRedisChatMemoryStore(
 
   /** What every key of the conversation starts with. */
   function conversationBase(conversationId: string): string {
-    return `${keyPrefix}:{${escapeKeySegment(validateConversationId(conversationId, component))}}`;
+    // The usual id (a UUID, a slug) is valid and escapes to itself: one test instead of the checks and the encoding.
+    const segment =
+      typeof conversationId === 'string' && PLAIN_ID.test(conversationId)
+        ? conversationId
+        : escapeKeySegment(validateConversationId(conversationId, component));
+    return `${keyPrefix}:{${segment}}`;
   }
 
   function keys(conversationId: string) {
@@ -749,9 +754,9 @@ type LoggedEntry = (MemoryEntry | EntryApart) & { readonly view?: string };
 
 /** The fields of the turn views that `entries` name, each once. */
 function namedTurnViews(entries: readonly LoggedEntry[]): string[] {
-  const named = new Set<string>();
-  for (const { view } of entries) if (typeof view === 'string') named.add(view);
-  return [...named];
+  let named: Set<string> | undefined;
+  for (const { view } of entries) if (typeof view === 'string') (named ??= new Set()).add(view);
+  return named === undefined ? [] : [...named];
 }
 
 /** The texts of the turn views under `fields`, by field; `null` when one is missing. */
@@ -827,6 +832,9 @@ function unloadedEntry(metadata: MemoryEntryMetadata): MemoryEntry {
     metadata,
   };
 }
+
+/** An id that `validateConversationId` accepts and `escapeKeySegment` leaves as it is. */
+const PLAIN_ID = new RegExp(`^[A-Za-z0-9_.~-]{1,${MAX_CONVERSATION_ID_LENGTH}}$`);
 
 /** Percent-encodes the UTF-8 bytes of `value` except letters, digits and `-_.~`: injective, and free of glob and separator characters. */
 export function escapeKeySegment(value: string): string {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { createClient } from 'redis';
 import type { ModelMessage } from 'ai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow } from '../../src/memory/index.ts';
+import { createChatMemory, createInMemoryChatMemoryStore, createTokenWindow, validateConversationId } from '../../src/memory/index.ts';
 import type { MemoryEntry } from '../../src/memory/memory-entry.ts';
 import { serializeMemoryEntry } from '../../src/memory/memory-entry-codec.ts';
 import { escapeKeySegment, createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
@@ -41,6 +42,32 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
   };
   describeChatMemoryStoreContract('redis', createStore);
   describeThreadStoreContract('redis', createStore);
+
+  it('keeps a conversation under its id percent-encoded, whether the id needs escaping or not', async () => {
+    const store = createRedisChatMemoryStore({ client, keyPrefix });
+    if (!client.isOpen) await client.connect();
+    const plainIds = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,40}$/);
+    // Plain characters beside those encodeURIComponent leaves alone and the store escapes, separators, and any code point.
+    const mixedIds = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom(..."aZ09_.~-!*'():%{}? /ñ") });
+    const otherIds = fc.oneof(mixedIds, fc.string({ minLength: 1, maxLength: 40, unit: 'binary' })).filter((id) => {
+      try {
+        validateConversationId(id, 'test');
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(plainIds, otherIds), async (suffix) => {
+        const conversationId = `escape-${suffix}`;
+        const entries = entriesOf([{ role: 'user', content: conversationId }]);
+        await store.appendTurn(conversationId, turnOf(entries));
+        expect(await client.exists(`${keyPrefix}:{${escapeKeySegment(conversationId)}}:log`)).toBe(1);
+        expect((await store.read(conversationId)).entries.at(-1)?.message.content).toBe(conversationId);
+      }),
+      { numRuns: 60 },
+    );
+  });
 
   /**
    * Reads with `read`, on a connection of its own, while a writer appends a turn of `entries()` and clears the
