@@ -39,7 +39,10 @@ function toRequest(incoming: IncomingMessage): Request {
 class PlainChatState implements ChatState<UIMessage> {
   status: ChatStatus = 'ready';
   error: Error | undefined = undefined;
-  constructor(public messages: UIMessage[] = []) {}
+  messages: UIMessage[];
+  constructor(messages: UIMessage[] = []) {
+    this.messages = messages;
+  }
   pushMessage = (message: UIMessage) => void this.messages.push(message);
   popMessage = () => void this.messages.pop();
   replaceMessage = (index: number, message: UIMessage) => void (this.messages[index] = message);

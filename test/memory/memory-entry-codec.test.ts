@@ -41,10 +41,12 @@ describe('serializeMemoryEntry', () => {
 
   it('round-trips any value, plain or holding binary data, URLs, dates and tag-like keys at any depth; a class instance is written by its own properties', () => {
     class Point {
-      constructor(
-        readonly x: number,
-        readonly y: number,
-      ) {}
+      readonly x: number;
+      readonly y: number;
+      constructor(x: number, y: number) {
+        this.x = x;
+        this.y = y;
+      }
       toJSON() {
         return 'a point';
       }
