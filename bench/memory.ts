@@ -141,7 +141,11 @@ async function main(): Promise<void> {
     const keyPrefix = `ai-advisors-bench:${runId}`;
     const client = createClient({ url: redisUrl }) as AnyRedisClient;
     await client.connect();
-    redisReadParts = () => wholeReadParts(client, keyPrefix, runId);
+    const redisBlob = readModifyWriteStore('rmw-redis', {
+      get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
+      set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
+    });
+    redisReadParts = () => wholeReadParts(client, keyPrefix, redisBlob, runId);
     cleanups.push(async () => {
       for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
       await client.close();
@@ -158,10 +162,7 @@ async function main(): Promise<void> {
         name: 'redis read-modify-write (GET + SET blob)',
         backend: 'redis',
         pattern: 'blob',
-        store: readModifyWriteStore('rmw-redis', {
-          get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
-          set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
-        }),
+        store: redisBlob,
         appends: RMW_APPENDS,
       },
     );
@@ -360,12 +361,13 @@ const READ_PARTS_MESSAGES = 10;
  * the `EXISTS` of a 0.1 list, and the `MGET` without it), the commands with the log's parse, and the store's `read`,
  * each against the blob's `GET` and parse, in one alternating run. Keys are the store's documented layout.
  */
-async function wholeReadParts(client: AnyRedisClient, keyPrefix: string, runId: string): Promise<Array<Record<string, string>>> {
+async function wholeReadParts(
+  client: AnyRedisClient,
+  keyPrefix: string,
+  blob: ChatMemoryStore,
+  runId: string,
+): Promise<Array<Record<string, string>>> {
   const store = createRedisChatMemoryStore({ client, keyPrefix });
-  const blob = readModifyWriteStore('rmw-redis', {
-    get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
-    set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
-  });
   const conversationId = `bench-${runId}-read-parts`;
   await fill(store, conversationId, READ_PARTS_MESSAGES);
   await fill(blob, conversationId, READ_PARTS_MESSAGES);
