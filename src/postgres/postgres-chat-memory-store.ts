@@ -405,15 +405,21 @@ FROM conversation, claim`,
   );
 
   // A regeneration stored as turn $3 (its entries marked `regenerates` $2, so that reads leave the replaced turns out
-  // meanwhile) then removes the rows from the replaced turn's first one up to its own, and marks itself `replaced`. In
-  // a statement of its own: the append statement's snapshot is taken before it waits for the conversation's lock, so
-  // it could not see a turn committed while it waited (a concurrent regeneration of the same turn, which would then
-  // survive beside it). Rows appended after turn $3 stay; a turn already moved into a segment stays, and reads leave it
-  // out.
+  // meanwhile) then removes the rows from the first one that stands for the replaced turn up to its own, and marks
+  // itself `replaced`. In a statement of its own: the append statement's snapshot is taken before it waits for the
+  // conversation's lock, so it could not see a turn committed while it waited (a concurrent regeneration of the same
+  // turn, which would then survive beside it). It holds the conversation's lock before it touches a row, as appends
+  // and compactions do: two regenerations removing each other's rows would otherwise deadlock, and the one PostgreSQL
+  // aborts would leave its rows. Waiting for that lock is safe with the older snapshot: every row before turn $3 was
+  // committed before it began, and a row another regeneration marked meanwhile is followed to its new version. Rows
+  // appended after turn $3 stay; a turn already moved into a segment stays, and reads leave it out.
   const replaceStatement = sql(
-    `WITH first AS (
+    `WITH conversation AS MATERIALIZED (
+  SELECT 1 FROM ${tables.conversations} WHERE conversation_id = $1 FOR UPDATE
+),
+first AS (
   SELECT turn_seq, position FROM ${tables.entries}
-  WHERE conversation_id = $1 AND turn_seq < $3
+  WHERE EXISTS (SELECT 1 FROM conversation) AND conversation_id = $1 AND turn_seq < $3
     AND $2::text IN (metadata->>'turnId', metadata->>'regenerates', metadata->>'replaced')
   ORDER BY turn_seq, position LIMIT 1
 ),

@@ -8,7 +8,7 @@ import {
   type ChatMemoryStore,
   type MemoryEntry,
 } from '../../src/memory/index.ts';
-import { chatMemoryMigration, createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
+import { chatMemoryMigration, createPostgresChatMemoryStore, type PostgresQueryable } from '../../src/postgres/index.ts';
 import { entriesOf, turnOf } from '../../src/testing/chat-memory-store-contract.ts';
 import { describeChatMemoryStoreContract, describeThreadStoreContract } from '../../src/testing/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -214,6 +214,60 @@ WHERE table_name = ANY($1) AND column_name IN ('stored', 'settled_at', 'keyed', 
       locker.release();
     }
   });
+
+  it('removes what each regeneration replaced when eight regenerate one turn at once, without a deadlock: 300 conversations, while VACUUM reuses the space of removed rows', async () => {
+    // A table of its own, vacuumed throughout: rows land where removed ones were, so that two removals scan the same
+    // rows in different orders, as on a busy server.
+    const regenerations = `${tableName}_regen`;
+    const failures: string[] = [];
+    const recording = {
+      query: (config: pg.QueryConfig) =>
+        pool.query(config).catch((error: Error & { code?: string }) => {
+          failures.push(`${error.code}: ${error.message}`);
+          throw error;
+        }),
+    } as PostgresQueryable;
+    const store = createPostgresChatMemoryStore({ pool: recording, tableName: regenerations });
+    const memory = createChatMemory({ store, window: false });
+    const answer = (turnId: string, content: string, regenerates?: string) => ({
+      messages: [
+        { role: 'user', content: 'Q' },
+        { role: 'assistant', content },
+      ] satisfies ModelMessage[],
+      metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) },
+    });
+    const ask = (conversation: string, { messages, metadata }: ReturnType<typeof answer>) =>
+      memory.appendTurn(conversation, messages, { metadata });
+    let vacuuming = true;
+    try {
+      await store.migrate();
+      const vacuum = (async () => {
+        while (vacuuming) await pool.query(`VACUUM "${regenerations}"`);
+      })();
+      const left: string[][] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let round = next++; round < 300; round = next++) {
+            const conversation = `regenerated-${round}`;
+            await ask(conversation, answer('t', 'A'));
+            await Promise.all(Array.from({ length: 8 }, (_, index) => ask(conversation, answer(`r${index}`, `A${index}`, 't'))));
+            const stored = (await store.read(conversation)).entries;
+            if (stored.length !== 2 || stored[0].metadata.turnId !== stored[1].metadata.turnId) {
+              left.push(stored.map((entry) => `${entry.metadata.turnId} ${String(entry.message.content)}`));
+            }
+          }
+        }),
+      );
+      vacuuming = false;
+      await vacuum;
+      expect(failures).toEqual([]);
+      expect(left).toEqual([]);
+    } finally {
+      vacuuming = false;
+      await pool.query(dropChatMemoryTables(regenerations));
+    }
+  }, 60_000);
 
   describe('compaction into segments', () => {
     // The newest 64 entries always stay rows; older ones go into segments of 8.
