@@ -6,6 +6,11 @@ export interface CurrentEntries {
   readonly unresolved: boolean;
 }
 
+/** Whether the entry belongs to turn `turnId`, or to a turn that replaced it (a regeneration or an edit of it). */
+export function standsForTurn(metadata: Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>, turnId: string): boolean {
+  return metadata.turnId === turnId || metadata.regenerates === turnId || metadata.replaced === turnId;
+}
+
 /**
  * Entries without the turns a regeneration replaced. A turn stored with
  * `regenerates: K` (a new answer to the question of turn K, e.g. `useChat`'s
@@ -14,27 +19,29 @@ export interface CurrentEntries {
  * replaced entries when they store the regeneration (`MemoryTurn.replaces`),
  * as far back as their newest 256 entries; what a store keeps, the read leaves
  * out here. Two regenerations of one turn (a double click on Retry) leave the
- * later one.
+ * later one, also when the store removed turn K for the earlier one but not
+ * the earlier one for the later (a removal that failed): a regeneration
+ * replaces from the first entry that stands for K, whichever turn it is now.
  * Expects the entries in turn order (`orderByTurn`).
  */
-/** Whether the entry belongs to turn `turnId`, or to a turn that replaced it (a regeneration or an edit of it). */
-export function standsForTurn(metadata: Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>, turnId: string): boolean {
-  return metadata.turnId === turnId || metadata.regenerates === turnId || metadata.replaced === turnId;
-}
-
 export function dropRegeneratedTurns(entries: readonly MemoryEntry[]): CurrentEntries {
   if (!entries.some((entry) => typeof entry.metadata.regenerates === 'string')) return { entries: [...entries], unresolved: false };
-  const firstIndex = new Map<string, number>();
-  entries.forEach((entry, index) => {
-    if (!firstIndex.has(entry.metadata.turnId)) firstIndex.set(entry.metadata.turnId, index);
+  // Where each turn starts, and the first entry that stands for it (its own, or that of a turn that replaced it).
+  const turnStarts = new Map<string, number>();
+  const firstStanding = new Map<string, number>();
+  entries.forEach(({ metadata }, index) => {
+    if (!turnStarts.has(metadata.turnId)) turnStarts.set(metadata.turnId, index);
+    for (const turnId of [metadata.turnId, metadata.regenerates, metadata.replaced]) {
+      if (typeof turnId === 'string' && !firstStanding.has(turnId)) firstStanding.set(turnId, index);
+    }
   });
   const dropped: boolean[] = new Array(entries.length).fill(false);
   let unresolved = false;
-  for (const start of firstIndex.values()) {
+  for (const start of turnStarts.values()) {
     const regenerates = entries[start].metadata.regenerates;
     if (typeof regenerates !== 'string') continue;
-    const from = firstIndex.get(regenerates);
-    if (from === undefined) {
+    const from = firstStanding.get(regenerates)!;
+    if (from === start) {
       unresolved = true;
       continue;
     }

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AdvisorArgumentError } from '../../src/errors/index.ts';
-import { createChatMemory, createInMemoryChatMemoryStore, createMessageWindow } from '../../src/memory/index.ts';
+import { type ChatMemoryStore, createChatMemory, createInMemoryChatMemoryStore, createMessageWindow } from '../../src/memory/index.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const answer = (text: string): ModelMessage => ({ role: 'assistant', content: text });
@@ -25,6 +25,26 @@ describe('reading a conversation with regenerated turns', () => {
     expect(await memory.messages('c')).toEqual([user('Q'), answer('C')]);
     const entries = await memory.read('c');
     expect(entries.map((entry) => entry.metadata.turnId)).toEqual(['r2', 'r2']);
+  });
+
+  it('keeps the later of two regenerations when the store removed the turn for the earlier but not the earlier for the later', async () => {
+    // The store's removal for the second regeneration failed (it may: the turn is stored whatever happens after).
+    const store = createInMemoryChatMemoryStore();
+    const removalFailing: ChatMemoryStore = {
+      ...store,
+      appendTurn: (conversationId, { replaces, ...turn }, options) =>
+        store.appendTurn(conversationId, turn.entries[0].metadata.turnId === 'r2' ? turn : { ...turn, replaces }, options),
+    };
+    const memory = createChatMemory({ store: removalFailing, window: false });
+    await memory.appendTurn('c', [user('Q1'), answer('A1')], { metadata: { turnId: 't1' } });
+    await memory.appendTurn('c', [user('Q'), answer('A')], { metadata: { turnId: 't' } });
+    await memory.appendTurn('c', [user('Q'), answer('B')], { metadata: { turnId: 'r1', regenerates: 't' } });
+    await memory.appendTurn('c', [user('Q'), answer('C')], { metadata: { turnId: 'r2', regenerates: 't' } });
+    expect((await store.read('c')).entries.map((entry) => entry.metadata.turnId)).toEqual(['t1', 't1', 'r1', 'r1', 'r2', 'r2']);
+
+    expect(await memory.messages('c')).toEqual([user('Q1'), answer('A1'), user('Q'), answer('C')]);
+    const windowed = createChatMemory({ store: removalFailing, window: createMessageWindow({ maxMessages: 3 }) });
+    expect(await windowed.messages('c')).toEqual([user('Q'), answer('C')]);
   });
 
   it('removes the replaced turn from the store: a whole read of the store holds the new answer only', async () => {
