@@ -239,9 +239,10 @@ WHERE table_name = ANY($1) AND column_name IN ('stored', 'settled_at', 'keyed', 
     const ask = (conversation: string, { messages, metadata }: ReturnType<typeof answer>) =>
       memory.appendTurn(conversation, messages, { metadata });
     let vacuuming = true;
+    let vacuum: Promise<void> | undefined;
     try {
       await store.migrate();
-      const vacuum = (async () => {
+      vacuum = (async () => {
         while (vacuuming) await pool.query(`VACUUM "${regenerations}"`);
       })();
       const left: string[][] = [];
@@ -265,6 +266,7 @@ WHERE table_name = ANY($1) AND column_name IN ('stored', 'settled_at', 'keyed', 
       expect(left).toEqual([]);
     } finally {
       vacuuming = false;
+      await vacuum?.catch(() => undefined);
       await pool.query(dropChatMemoryTables(regenerations));
     }
   }, 60_000);
