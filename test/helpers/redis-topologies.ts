@@ -201,6 +201,21 @@ export async function startRedisSentinelSet({ downAfterMs = 1000 } = {}): Promis
   }
 }
 
+/**
+ * Stops the master on `port` from running clients' writes (`CLIENT PAUSE WRITE`) and waits until its replica has
+ * acknowledged every write the master ran, so that killing it then loses nothing it acknowledged. Redis replicates
+ * asynchronously, and on a loaded machine a replica can lag its master by hundreds of milliseconds: a kill without this
+ * loses the last writes to Redis's guarantee, not the store's. Writes sent meanwhile wait, and fail when the master dies.
+ */
+export async function pauseWritesUntilReplicated(port: number): Promise<void> {
+  await withNode(port, (client) => client.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']));
+  await waitFor(async () => {
+    const replication = await info(port, 'replication');
+    const acknowledged = /slave0:[^\r\n]*offset=(\d+)/.exec(replication)?.[1];
+    return acknowledged !== undefined && acknowledged === /master_repl_offset:(\d+)/.exec(replication)?.[1];
+  }, `the replica of ${port} to acknowledge every write`);
+}
+
 /** Root nodes of the cluster a `REDIS_CLUSTER_URLS` value (comma-separated URLs) names, for `createCluster`. */
 export function clusterRootNodes(urls: string): Array<{ url: string }> {
   return urls

@@ -4,6 +4,7 @@ import { createChatMemory, type SettlingChatMemoryStore } from '../../src/memory
 import { createRedisChatMemoryStore, type AnyRedisCluster, type AnyRedisSentinel } from '../../src/redis/index.ts';
 import {
   hasRedisBinaries,
+  pauseWritesUntilReplicated,
   startRedisCluster,
   startRedisSentinelSet,
   type TestRedisCluster,
@@ -20,7 +21,9 @@ const canStartServers = await hasRedisBinaries();
 
 /**
  * 4 writers append turns through chat memory (`timeout: 1000`) to their conversations; once each has stored half of
- * its first turns, `kill` kills their primary and resolves when a replica has taken over. A writer retries a failed
+ * its first turns, `pause` holds their primary's writes until its replica has every write it acknowledged (Redis
+ * replicates asynchronously: what it had not sent is Redis's loss, not the store's; see docs/scaling.md), and `kill`
+ * kills it while the writers' next appends wait, resolving when a replica has taken over. A writer retries a failed
  * append under the same key until it is stored: chat memory settles an append whose outcome is unknown before the next
  * one, so the retry is a duplicate if the attempt landed and stores the turn otherwise. Then every conversation must
  * hold each writer's turns once, in order.
@@ -29,7 +32,7 @@ async function appendThroughFailover(
   label: string,
   store: SettlingChatMemoryStore,
   conversations: readonly string[],
-  kill: () => Promise<void>,
+  { pause, kill }: { pause: () => Promise<void>; kill: () => Promise<void> },
 ): Promise<void> {
   const memory = createChatMemory({ store, timeout: 1000 });
   const written = conversations.map(() => 0);
@@ -38,6 +41,7 @@ async function appendThroughFailover(
   let killedAt: number | undefined;
   const killed = (async () => {
     while (written.some((count) => count < TURNS_BEFORE / 2)) await new Promise((resolve) => setTimeout(resolve, 5));
+    await pause();
     killedAt = performance.now();
     await kill();
     return performance.now() - killedAt;
@@ -120,9 +124,12 @@ describeWithServices('Redis Cluster failover under chat memory appends', ['REDIS
       for (let candidate = 0; conversations.length < WRITERS; candidate++) {
         if ((await cluster.masterOf(`${keyPrefix}:{w${candidate}}`)) === victim) conversations.push(`w${candidate}`);
       }
-      await appendThroughFailover('Redis Cluster', createRedisChatMemoryStore({ client, keyPrefix }), conversations, async () => {
-        cluster.kill(victim);
-        await cluster.waitForFailover(`${keyPrefix}:{${conversations[0]}}`, victim);
+      await appendThroughFailover('Redis Cluster', createRedisChatMemoryStore({ client, keyPrefix }), conversations, {
+        pause: () => pauseWritesUntilReplicated(victim),
+        async kill() {
+          cluster.kill(victim);
+          await cluster.waitForFailover(`${keyPrefix}:{${conversations[0]}}`, victim);
+        },
       });
       expect(await cluster.masterOf(`${keyPrefix}:{${conversations[0]}}`)).not.toBe(victim);
     },
@@ -155,9 +162,12 @@ describeWithServices('Redis Sentinel failover under chat memory appends', ['REDI
     async () => {
       const victim = await set.primary();
       const conversations = Array.from({ length: WRITERS }, (_, writer) => `s${writer}`);
-      await appendThroughFailover('Redis Sentinel', createRedisChatMemoryStore({ client, keyPrefix }), conversations, async () => {
-        set.kill(victim);
-        await set.waitForFailover(victim);
+      await appendThroughFailover('Redis Sentinel', createRedisChatMemoryStore({ client, keyPrefix }), conversations, {
+        pause: () => pauseWritesUntilReplicated(victim),
+        async kill() {
+          set.kill(victim);
+          await set.waitForFailover(victim);
+        },
       });
       expect(await set.primary()).not.toBe(victim);
     },
