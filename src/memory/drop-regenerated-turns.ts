@@ -6,9 +6,16 @@ export interface CurrentEntries {
   readonly unresolved: boolean;
 }
 
+type TurnMetadata = Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>;
+
+/** The turns an entry stands for: its own, and the one it regenerates or replaced (a regeneration or an edit of it). */
+function turnsStoodFor({ turnId, regenerates, replaced }: TurnMetadata): Array<string | undefined> {
+  return [turnId, regenerates, replaced];
+}
+
 /** Whether the entry belongs to turn `turnId`, or to a turn that replaced it (a regeneration or an edit of it). */
-export function standsForTurn(metadata: Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>, turnId: string): boolean {
-  return metadata.turnId === turnId || metadata.regenerates === turnId || metadata.replaced === turnId;
+export function standsForTurn(metadata: TurnMetadata, turnId: string): boolean {
+  return turnsStoodFor(metadata).includes(turnId);
 }
 
 /**
@@ -31,7 +38,7 @@ export function dropRegeneratedTurns(entries: readonly MemoryEntry[]): CurrentEn
   const firstStanding = new Map<string, number>();
   entries.forEach(({ metadata }, index) => {
     if (!turnStarts.has(metadata.turnId)) turnStarts.set(metadata.turnId, index);
-    for (const turnId of [metadata.turnId, metadata.regenerates, metadata.replaced]) {
+    for (const turnId of turnsStoodFor(metadata)) {
       if (typeof turnId === 'string' && !firstStanding.has(turnId)) firstStanding.set(turnId, index);
     }
   });
