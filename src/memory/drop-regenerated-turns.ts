@@ -6,15 +6,13 @@ export interface CurrentEntries {
   readonly unresolved: boolean;
 }
 
-type TurnMetadata = Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>;
-
 /** The turns an entry stands for: its own, and the one it regenerates or replaced (a regeneration or an edit of it). */
-function turnsStoodFor({ turnId, regenerates, replaced }: TurnMetadata): Array<string | undefined> {
+function turnsStoodFor({ turnId, regenerates, replaced }: Parameters<typeof standsForTurn>[0]): Array<string | undefined> {
   return [turnId, regenerates, replaced];
 }
 
 /** Whether the entry belongs to turn `turnId`, or to a turn that replaced it (a regeneration or an edit of it). */
-export function standsForTurn(metadata: TurnMetadata, turnId: string): boolean {
+export function standsForTurn(metadata: Pick<MemoryEntry['metadata'], 'turnId' | 'regenerates' | 'replaced'>, turnId: string): boolean {
   return turnsStoodFor(metadata).includes(turnId);
 }
 
