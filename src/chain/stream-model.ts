@@ -106,7 +106,8 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   /**
    * What follows `start`, with the request's source parts before it. They are made once the model's next part (or its
    * end) arrives, not when the call starts: `start` comes before the request is sent, and parts that only have to reach
-   * the client before the answer must not hold up the request (with a remote model, they are made while it answers).
+   * the client before the answer must not hold up the request (with a remote model, they are made once its response
+   * has begun).
    */
   const afterSources = (next: ReadableStreamReadResult<TextStreamPart<ToolSet>>): ReadableStreamReadResult<TextStreamPart<ToolSet>> => {
     if (!started || sourcesSent) return next;
