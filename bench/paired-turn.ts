@@ -16,6 +16,8 @@
  *   git worktree add ../before <commit> && ln -s "$PWD/node_modules" ../before/node_modules
  *   npm run bench:paired -- --before ../before [--turns 500] [--burst 200000] [--dataset <scifact folder>] [--first now|before]
  *
+ * `MODEL_SERVER=process` runs the loopback server in a process of its own, as bench:peers does with it.
+ *
  * It runs on Node's own type stripping, the code as shipped, as bench:peers does.
  */
 import { resolve } from 'node:path';
@@ -27,7 +29,7 @@ import { loadSciFact } from './beir/load-scifact.ts';
 import { printChildResult, resultsOfChildRuns } from './child-runs.ts';
 import { printMachineFacts } from './machine-facts.ts';
 import { seededRandom } from './seeded-random.ts';
-import { startLoopbackOpenAI } from './peers/loopback-openai.ts';
+import { loopbackPlacementFromEnv, startLoopbackOpenAIAt } from './peers/loopback-openai.ts';
 import { median } from './statistics.ts';
 
 const { values } = parseArgs({
@@ -108,7 +110,7 @@ async function libraryAt(folder: string): Promise<Library> {
 const { corpus, queries } = await loadSciFact();
 const documents = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
 const questions = queries.map((query) => query.text);
-const server = await startLoopbackOpenAI(ANSWER);
+const server = await startLoopbackOpenAIAt(loopbackPlacementFromEnv('bench:paired'), ANSWER);
 
 /** Marks of the turn running now, relative to nothing: spans are differences of two marks. */
 let marks: Record<string, number> = {};

@@ -1,5 +1,8 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 /** When the server saw a request and wrote its first and last chunk (`performance.now()`, the bench's own clock). */
 export interface ServedRequest {
@@ -12,10 +15,17 @@ export interface ServedRequest {
 
 export interface LoopbackOpenAI {
   readonly baseURL: string;
-  /** Every request, in order; the bench reads the ones of the turn it just ran. */
-  readonly requests: ServedRequest[];
+  /** The requests served since the last call, in order (their times on this process's clock), and forgets them. */
+  take(): Promise<ServedRequest[]>;
   close(): Promise<void>;
 }
+
+/**
+ * Where the server runs: `in-process` (the default) shares the event loop with the frameworks it serves, so every
+ * microsecond of a client's work while its request is out delays the answer as much; `process` runs it in a child
+ * process of its own, as a model server is a machine of its own, so that work done while waiting overlaps the server's.
+ */
+export type LoopbackPlacement = 'in-process' | 'process';
 
 /**
  * A minimal OpenAI-compatible chat-completions server on loopback, the model every framework calls: it streams the
@@ -67,7 +77,7 @@ export async function startLoopbackOpenAI(answer: string): Promise<LoopbackOpenA
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
+    take: async () => requests.splice(0),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -75,3 +85,72 @@ export async function startLoopbackOpenAI(answer: string): Promise<LoopbackOpenA
       }),
   };
 }
+
+/** The placement `MODEL_SERVER` names (`in-process` when unset); exits naming the variable on any other value. */
+export function loopbackPlacementFromEnv(bench: string): LoopbackPlacement {
+  const placement = process.env.MODEL_SERVER ?? 'in-process';
+  if (placement === 'in-process' || placement === 'process') return placement;
+  console.error(`${bench}: MODEL_SERVER takes in-process or process, not ${JSON.stringify(placement)}`);
+  process.exit(1);
+}
+
+/** The server, where `placement` says. */
+export function startLoopbackOpenAIAt(placement: LoopbackPlacement, answer: string): Promise<LoopbackOpenAI> {
+  return placement === 'process' ? startLoopbackOpenAIProcess(answer) : startLoopbackOpenAI(answer);
+}
+
+/** What the child process and its parent say to each other. */
+type ChildMessage = { readonly baseURL: string } | { readonly requests: ServedRequest[] };
+
+/**
+ * {@link startLoopbackOpenAI} in a child process (see {@link LoopbackPlacement}). Times cross between the two clocks
+ * through the epoch (`performance.timeOrigin`), within a microsecond.
+ */
+export async function startLoopbackOpenAIProcess(answer: string): Promise<LoopbackOpenAI> {
+  const child = fork(fileURLToPath(import.meta.url), [answer], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [ready] = (await once(child, 'message')) as [ChildMessage];
+  if (!('baseURL' in ready)) throw new Error('the loopback server process did not start');
+  const toParentClock = (childTime: number) => (childTime === 0 ? 0 : childTime - performance.timeOrigin);
+  return {
+    baseURL: ready.baseURL,
+    async take() {
+      const replied = once(child, 'message');
+      child.send('take');
+      const [{ requests }] = (await replied) as [{ requests: ServedRequest[] }];
+      return requests.map((request) => ({
+        ...request,
+        received: toParentClock(request.received),
+        firstChunk: toParentClock(request.firstChunk),
+        ended: toParentClock(request.ended),
+      }));
+    },
+    async close() {
+      const exited = once(child, 'exit');
+      child.send('close');
+      await exited;
+    },
+  };
+}
+
+/** Started with `fork`: serve, then answer the parent's `take` with the requests served (times on the epoch) and `close`. */
+async function serveForParent(answer: string): Promise<void> {
+  const server = await startLoopbackOpenAI(answer);
+  const onEpoch = (time: number) => (time === 0 ? 0 : time + performance.timeOrigin);
+  process.on('message', async (message) => {
+    if (message === 'take') {
+      const requests = (await server.take()).map((request) => ({
+        ...request,
+        received: onEpoch(request.received),
+        firstChunk: onEpoch(request.firstChunk),
+        ended: onEpoch(request.ended),
+      }));
+      process.send!({ requests } satisfies ChildMessage);
+    } else if (message === 'close') {
+      await server.close();
+      process.disconnect?.();
+    }
+  });
+  process.send!({ baseURL: server.baseURL } satisfies ChildMessage);
+}
+
+if (process.send !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) await serveForParent(process.argv[2]!);

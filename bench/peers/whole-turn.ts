@@ -5,7 +5,10 @@
  * interleaved in one run; medians and ratios to ours are reported, then the breakdown of our turn and its necessary
  * parts (memory read, append, retrieval) measured alone in the same run.
  *
- *   [RUNS=<n>] npm run bench:peers [-- --dataset <scifact folder>]
+ *   [RUNS=<n>] [MODEL_SERVER=process] npm run bench:peers [-- --dataset <scifact folder>]
+ *
+ * The server shares this process unless `MODEL_SERVER=process` runs it in a child process of its own (as a model server
+ * runs elsewhere): in the process, a framework's work while its request is out delays the answer as much.
  *
  * One run's ratio moves by a tenth from the next on the same machine (1.31–1.72× in eighteen runs of the same code on a
  * 2-core VM): `RUNS=n` runs it n times, each in a process of its own, and ends with each run's figures and their medians.
@@ -66,7 +69,7 @@ import { loadSciFact } from '../beir/load-scifact.ts';
 import { printChildResult, resultsOfChildRuns } from '../child-runs.ts';
 import { printMachineFacts } from '../machine-facts.ts';
 import { seededRandom, shuffled } from '../seeded-random.ts';
-import { type ServedRequest, startLoopbackOpenAI } from './loopback-openai.ts';
+import { loopbackPlacementFromEnv, type ServedRequest, startLoopbackOpenAIAt } from './loopback-openai.ts';
 import { median } from '../statistics.ts';
 
 /** What each run prints last, for a run of several to summarise. */
@@ -129,7 +132,8 @@ type PlainMessage = { role: 'user'; content: string } | { role: 'assistant'; con
 const { corpus, queries } = await loadSciFact();
 const documents = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
 const questions = queries.map((query) => query.text);
-const server = await startLoopbackOpenAI(ANSWER);
+const MODEL_SERVER = loopbackPlacementFromEnv('bench:peers');
+const server = await startLoopbackOpenAIAt(MODEL_SERVER, ANSWER);
 const apiKey = 'bench';
 
 /** Marks of one instrumented turn of ours, on the bench's clock. */
@@ -611,7 +615,7 @@ async function necessaryPartsAlone(question: string, iteration: number) {
 printMachineFacts();
 console.log(
   `bench:peers: ${STORED_MESSAGES} stored messages, window ${WINDOW}, BM25 top-${TOP_K} over ${documents.length} SciFact documents, ` +
-    `${TURNS} interleaved turns per framework after ${WARMUP} warm-up turns`,
+    `${TURNS} interleaved turns per framework after ${WARMUP} warm-up turns; the model server ${MODEL_SERVER === 'process' ? 'in a process of its own' : 'in this process'}`,
 );
 
 for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
@@ -631,13 +635,12 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
       parts = await necessaryPartsAlone(question, iteration);
       continue;
     }
-    const first = server.requests.length;
     const result = await variant.run(question);
-    results.push([variant, result, server.requests.slice(first)]);
+    const requests = await server.take();
+    results.push([variant, result, requests]);
     // The bare calls send what ours sent the model last (the round before, when they run before ours).
-    if (variant === variants[0]) useAsBare(server.requests[first]!);
-    if (variant.name.endsWith('instrumented') && measuring)
-      timelines.get(variant.name)!.push({ ...marks, ...serverMarks(server.requests[first]!) });
+    if (variant === variants[0]) useAsBare(requests[0]!);
+    if (variant.name.endsWith('instrumented') && measuring) timelines.get(variant.name)!.push({ ...marks, ...serverMarks(requests[0]!) });
   }
   const ourRequest = results.find(([variant]) => variant === variants[0])![2][0]!;
   storedMetadata = await lastStoredMetadata();
@@ -650,7 +653,6 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
     samples.get(variant.name)!.ttft.push(result.ttft);
     checkTurn(checks.get(variant.name)!, requests, ourRequest, result.text, question);
   }
-  server.requests.length = 0;
 }
 
 function useAsBare(request: ServedRequest): void {
