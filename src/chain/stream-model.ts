@@ -104,20 +104,15 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   let sourcesSent = request.sources.length === 0;
   let closed = false;
   /**
-   * The request's source parts are made while the request is out, not before it: on the event loop's next turn (the
-   * call's request has been written by then), or when the model's next part arrives, if that comes first. They only
-   * have to reach the client before the answer; made in the wait for a remote model, they hold up neither the request
-   * nor the first token.
+   * What follows `start`, with the request's source parts before it. They are made once the model's next part (or its
+   * end) arrives, not when the call starts: `start` comes before the request is sent, and parts that only have to reach
+   * the client before the answer must not hold up the request (with a remote model, they are made once its response
+   * has begun).
    */
-  let sourceParts: TextStreamPart<ToolSet>[] | undefined;
-  const makeSourceParts = () => (sourceParts ??= documentSourceParts(request.sources));
-  const inTheWait = sourcesSent || typeof setImmediate !== 'function' ? undefined : setImmediate(makeSourceParts);
-  /** What follows `start`, with the request's source parts before it. */
   const afterSources = (next: ReadableStreamReadResult<TextStreamPart<ToolSet>>): ReadableStreamReadResult<TextStreamPart<ToolSet>> => {
     if (!started || sourcesSent) return next;
     sourcesSent = true;
-    if (inTheWait !== undefined) clearImmediate(inTheWait);
-    queued = makeSourceParts();
+    queued = documentSourceParts(request.sources);
     if (!next.done) queued.push(next.value);
     return { done: false, value: queued.shift()! };
   };
@@ -169,7 +164,6 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   };
   const read = () => readBySteps(steps);
   const cancel = async (reason?: unknown) => {
-    if (inTheWait !== undefined) clearImmediate(inTheWait);
     cancellation.abort(reason);
     aborted = true;
     closed = true;

@@ -249,35 +249,6 @@ describe('sources and the UI message stream', () => {
     expect(types.slice(0, 3)).toEqual(['start', 'source', 'start-step']);
   });
 
-  it('makes the source parts while a remote model has not answered yet', async () => {
-    const events: string[] = [];
-    const watched: Document = {
-      id: 'doc-1',
-      text: 'Marie Curie was born in Warsaw in 1867.',
-      metadata: {
-        get title() {
-          events.push('source part made');
-          return 'Biography';
-        },
-      },
-    };
-    const answering = mockModel([textParts(['Warsaw.'])]);
-    const model = new MockLanguageModelV4({
-      doStream: async (options) => {
-        events.push('model called');
-        // A model on another machine: its response comes after a network round trip.
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        events.push('model answered');
-        return answering.doStream(options);
-      },
-    });
-    const chat = createChatClient({ model, advisors: [{ name: 'retrieval', before: (request) => ({ ...request, sources: [watched] }) }] });
-    const types: string[] = [];
-    for await (const part of chat.stream({ prompt: 'Where was she born?' }).stream) types.push(part.type);
-    expect(events).toEqual(['model called', 'source part made', 'model answered']);
-    expect(types.slice(0, 3)).toEqual(['start', 'source', 'start-step']);
-  });
-
   it('sends the source parts before the error of a model call that fails at once', async () => {
     const model = new MockLanguageModelV4({
       doStream: async () => {
