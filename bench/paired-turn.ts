@@ -136,7 +136,7 @@ const SPANS: readonly [string, string, string][] = [
   ['request side (stream() → fetch)', 'begin', 'fetch'],
   ['memory before', 'message-memory:before', 'message-memory:before-end'],
   ['RAG before', 'question-answer:before', 'question-answer:before-end'],
-  ['RAG before → fetch (chain, streamText)', 'question-answer:before-end', 'fetch'],
+  ['RAG before → fetch (source parts, chain, streamText)', 'question-answer:before-end', 'fetch'],
   ['memory after', 'message-memory:after', 'message-memory:after-end'],
 ];
 

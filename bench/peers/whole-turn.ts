@@ -745,7 +745,7 @@ const turnSpans: [string, string, string][] = [
   ['memory before → RAG before', `${memoryName}.before:end`, `${ragName}.before:start`],
   ['RAG before (its before hook, or an around hook up to next)', `${ragName}.before:start`, `${ragName}.before:end`],
   ['  of which BM25 retrieve', 'retrieve:start', 'retrieve:end'],
-  ['RAG before done → fetch (chain, streamText, provider)', `${ragName}.before:end`, 'fetch'],
+  ['RAG before done → fetch (chain, source parts, streamText, provider)', `${ragName}.before:end`, 'fetch'],
 ];
 const modelSpans: [string, string, string][] = [
   ['stream() → fetch (whole request side)', 'stream', 'fetch'],

@@ -99,26 +99,13 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   });
 
   // Parts to send before the next model part: the request's sources, right after `start`.
-  let queued: TextStreamPart<ToolSet>[] = [];
+  const queued = documentSourceParts(request.sources);
   let started = false;
-  let sourcesSent = request.sources.length === 0;
   let closed = false;
-  /**
-   * What follows `start`, with the request's source parts before it. They are made once the model's next part (or its
-   * end) arrives, not when the call starts: `start` comes before the request is sent, and parts that only have to reach
-   * the client before the answer must not hold up the request (with a remote model, they are made once its response
-   * has begun).
-   */
-  const afterSources = (next: ReadableStreamReadResult<TextStreamPart<ToolSet>>): ReadableStreamReadResult<TextStreamPart<ToolSet>> => {
-    if (!started || sourcesSent) return next;
-    sourcesSent = true;
-    queued = documentSourceParts(request.sources);
-    if (!next.done) queued.push(next.value);
-    return { done: false, value: queued.shift()! };
-  };
   const reader = result.stream.getReader();
   const steps: ReadSteps<TextStreamPart<ToolSet>> = {
-    ready: () => (queued.length > 0 ? { done: false, value: queued.shift()! } : closed ? { done: true, value: undefined } : undefined),
+    ready: () =>
+      started && queued.length > 0 ? { done: false, value: queued.shift()! } : closed ? { done: true, value: undefined } : undefined,
     reader,
     accept(part) {
       if (part.type === 'abort' && !abortSignal.aborted) {
@@ -148,18 +135,18 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
           aborted = true;
           break;
       }
-      return part.type === 'start' ? { done: false, value: part } : afterSources({ done: false, value: part });
+      return { done: false, value: part };
     },
     async end() {
       closed = true;
       await settle(aborted || abortSignal.aborted ? 'aborted' : error !== undefined ? 'error' : 'finished');
-      return afterSources({ done: true, value: undefined });
+      return { done: true, value: undefined };
     },
     async recover(readError) {
       error ??= readError;
       closed = true;
       await settle(abortSignal.aborted ? 'aborted' : 'error');
-      return afterSources({ done: false, value: { type: 'error', error: readError } });
+      return { done: false, value: { type: 'error', error: readError } };
     },
   };
   const read = () => readBySteps(steps);

@@ -222,33 +222,6 @@ describe('sources and the UI message stream', () => {
     expect((await result.sources).map((document) => document.id)).toEqual(['doc-1', 'doc-2']);
   });
 
-  it('makes the source parts once the model call is under way: they do not hold up the request', async () => {
-    const events: string[] = [];
-    // A document whose title records when a source part is made of it.
-    const watched: Document = {
-      id: 'doc-1',
-      text: 'Marie Curie was born in Warsaw in 1867.',
-      metadata: {
-        get title() {
-          events.push('source part made');
-          return 'Biography';
-        },
-      },
-    };
-    const answering = mockModel([textParts(['Warsaw.'])]);
-    const model = new MockLanguageModelV4({
-      doStream: async (options) => {
-        events.push('model called');
-        return answering.doStream(options);
-      },
-    });
-    const chat = createChatClient({ model, advisors: [{ name: 'retrieval', before: (request) => ({ ...request, sources: [watched] }) }] });
-    const types: string[] = [];
-    for await (const part of chat.stream({ prompt: 'Where was she born?' }).stream) types.push(part.type);
-    expect(events).toEqual(['model called', 'source part made']);
-    expect(types.slice(0, 3)).toEqual(['start', 'source', 'start-step']);
-  });
-
   it('sends the source parts before the error of a model call that fails at once', async () => {
     const model = new MockLanguageModelV4({
       doStream: async () => {
