@@ -106,7 +106,7 @@ type ChildMessage = { readonly baseURL: string } | { readonly requests: ServedRe
  * {@link startLoopbackOpenAI} in a child process (see {@link LoopbackPlacement}). Times cross between the two clocks
  * through the epoch (`performance.timeOrigin`), within a microsecond.
  */
-export async function startLoopbackOpenAIProcess(answer: string): Promise<LoopbackOpenAI> {
+async function startLoopbackOpenAIProcess(answer: string): Promise<LoopbackOpenAI> {
   const child = fork(fileURLToPath(import.meta.url), [answer], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const [ready] = (await once(child, 'message')) as [ChildMessage];
   if (!('baseURL' in ready)) throw new Error('the loopback server process did not start');
@@ -132,9 +132,13 @@ export async function startLoopbackOpenAIProcess(answer: string): Promise<Loopba
   };
 }
 
-/** Started with `fork`: serve, then answer the parent's `take` with the requests served (times on the epoch) and `close`. */
+/**
+ * Started with `fork`: serve, then answer the parent's `take` with the requests served (times on the epoch) and `close`;
+ * a parent gone (the bench failed or was stopped) takes the server with it.
+ */
 async function serveForParent(answer: string): Promise<void> {
   const server = await startLoopbackOpenAI(answer);
+  process.on('disconnect', () => process.exit(0));
   const onEpoch = (time: number) => (time === 0 ? 0 : time + performance.timeOrigin);
   process.on('message', async (message) => {
     if (message === 'take') {

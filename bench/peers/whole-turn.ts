@@ -88,6 +88,7 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`bench:peers: RUNS must be a positive whole number, not ${JSON.stringify(process.env.RUNS)}`);
   process.exit(1);
 }
+const MODEL_SERVER = loopbackPlacementFromEnv('bench:peers');
 if (RUNS > 1) {
   const results = resultsOfChildRuns<RunResult>(
     fileURLToPath(import.meta.url),
@@ -132,7 +133,6 @@ type PlainMessage = { role: 'user'; content: string } | { role: 'assistant'; con
 const { corpus, queries } = await loadSciFact();
 const documents = corpus.map((entry) => ({ id: entry.id, text: beirDocumentText(entry), metadata: {} }));
 const questions = queries.map((query) => query.text);
-const MODEL_SERVER = loopbackPlacementFromEnv('bench:peers');
 const server = await startLoopbackOpenAIAt(MODEL_SERVER, ANSWER);
 const apiKey = 'bench';
 
