@@ -412,16 +412,27 @@ FROM conversation, claim`,
   // and compactions do: two regenerations removing each other's rows would otherwise deadlock, and the one PostgreSQL
   // aborts would leave its rows. Waiting for that lock is safe with the older snapshot: every row before turn $3 was
   // committed before it began, and a row another regeneration marked meanwhile is followed to its new version. Rows
-  // appended after turn $3 stay; a turn already moved into a segment stays, and reads leave it out.
+  // appended after turn $3 stay; a turn already moved into a segment stays, and reads leave it out (the regeneration
+  // keeps `regenerates`). So does a turn that may have its older entries in a segment (its first row is the oldest row
+  // of a conversation with segments: a compaction cuts runs by entries, not turns): removing its rows would leave the
+  // question without its answer and, marked `replaced`, in reads.
   const replaceStatement = sql(
     `WITH conversation AS MATERIALIZED (
   SELECT 1 FROM ${tables.conversations} WHERE conversation_id = $1 FOR UPDATE
 ),
-first AS (
+first_row AS (
   SELECT turn_seq, position FROM ${tables.entries}
   WHERE EXISTS (SELECT 1 FROM conversation) AND conversation_id = $1 AND turn_seq < $3
     AND $2::text IN (metadata->>'turnId', metadata->>'regenerates', metadata->>'replaced')
   ORDER BY turn_seq, position LIMIT 1
+),
+first AS (
+  SELECT first_row.* FROM first_row
+  WHERE NOT EXISTS (SELECT 1 FROM ${tables.segments} WHERE conversation_id = $1)
+    OR EXISTS (
+      SELECT 1 FROM ${tables.entries}
+      WHERE conversation_id = $1 AND (turn_seq, position) < (first_row.turn_seq, first_row.position)
+    )
 ),
 removed AS (
   DELETE FROM ${tables.entries} AS entry USING first

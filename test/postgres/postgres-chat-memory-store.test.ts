@@ -447,6 +447,42 @@ WHERE conversation_id = 'views' AND view IS NOT NULL`,
       );
     });
 
+    it('keeps a regenerated turn whole when a compaction left its question in a segment and its answer a row', async () => {
+      // 40 turns of two: entries 1-16 are older than the newest 64, and runs of 3 move entries 1-15 into segments, so
+      // turn 7's question (entry 15) is in a segment and its answer (entry 16) a row.
+      const store = createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } });
+      const memory = createChatMemory({ store, window: false });
+      for (let turn = 0; turn < 40; turn++) {
+        await memory.appendTurn(
+          'split-turn',
+          [
+            { role: 'user', content: `q${turn}` },
+            { role: 'assistant', content: `a${turn}` },
+          ],
+          { metadata: { turnId: `t${turn}` } },
+        );
+      }
+      expect((await countRows('split-turn')).segments).toBe(5);
+      await memory.appendTurn(
+        'split-turn',
+        [
+          { role: 'user', content: 'q7, asked again' },
+          { role: 'assistant', content: 'a7, anew' },
+        ],
+        { metadata: { turnId: 'r7', regenerates: 't7' } },
+      );
+      const stored = (await store.read('split-turn')).entries;
+      stored.forEach((entry, index) => {
+        if (entry.message.role === 'user')
+          expect(stored[index + 1]?.metadata.turnId, `${entry.metadata.turnId} whole`).toBe(entry.metadata.turnId);
+      });
+      expect((await memory.read('split-turn')).map((entry) => entry.message.content)).toEqual([
+        ...Array.from({ length: 7 }, (_, turn) => [`q${turn}`, `a${turn}`]).flat(),
+        'q7, asked again',
+        'a7, anew',
+      ]);
+    });
+
     it('loses no turn and keeps every turn whole and in order when turns and compactions run concurrently', async () => {
       const stores = Array.from({ length: 4 }, () => createPostgresChatMemoryStore({ pool, tableName, compaction: { segmentEntries: 3 } }));
       const turns = Array.from({ length: 60 }, (_, turn) =>
