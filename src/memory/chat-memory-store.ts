@@ -49,7 +49,8 @@ export interface MemoryTurn extends AppendAttempt {
    * The turn this one replaces (a regeneration or an edit of it): when the append is stored, the store may first
    * remove that turn's entries, those of any turn that replaced it before, and every entry after them, so that reads
    * stay as cheap as if it had never been answered. A store that keeps them is correct too: reads leave replaced
-   * turns out (`MemoryEntryMetadata.regenerates`), only slower.
+   * turns out (`MemoryEntryMetadata.regenerates`), only slower. A turn is removed whole or not at all: entries of it
+   * left behind, no longer named by the regeneration, would read as a question without its answer.
    */
   readonly replaces?: string;
 }
@@ -146,7 +147,8 @@ export type ThreadedChatMemoryStore = ChatMemoryStore &
 
 /**
  * How many of the newest entries the built-in stores look through for the turn a regeneration replaces; a turn
- * further back is kept, and reads leave it out.
+ * further back, or one found at the oldest entry looked through (it may have begun before), is kept whole, and reads
+ * leave it out.
  */
 export const REPLACED_TURN_SCAN = 256;
 

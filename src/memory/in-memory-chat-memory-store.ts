@@ -205,14 +205,16 @@ export function createInMemoryChatMemoryStore(): SettlingChatMemoryStore &
 
 /**
  * Where the entries a regeneration of `turnId` removes start: the first of the newest entries that belongs to that
- * turn or to a turn that replaced it; the entries' length when none does.
+ * turn or to a turn that replaced it; the entries' length when none does, or when that first entry is the oldest one
+ * looked through (the turn may have begun before it: removing the rest would leave its question without its answer).
  */
 function replacedFrom(entries: readonly StoredEntry[], turnId: string): number {
+  const scanFrom = Math.max(0, entries.length - REPLACED_TURN_SCAN);
   let from = entries.length;
-  for (let index = entries.length - 1; index >= Math.max(0, entries.length - REPLACED_TURN_SCAN); index--) {
+  for (let index = entries.length - 1; index >= scanFrom; index--) {
     if (standsForTurn(deserializeMemoryMetadata(entries[index].metadata, entries[index].typed), turnId)) from = index;
   }
-  return from;
+  return from === scanFrom && scanFrom > 0 ? entries.length : from;
 }
 
 /** The entry of a regeneration whose replaced turns were removed: nothing is left for reads to leave out. */

@@ -137,13 +137,15 @@ if entries <= #ARGV then
       local metadataAt = lastFind(text, '"metadata":{')
       local found = false
       for _, needle in ipairs(needles) do found = found or (metadataAt and string.find(text, needle, metadataAt, true)) end
+      -- The first entry looked through, with older ones before it: the turn may have begun there, and removing the
+      -- rest would leave its question without its answer. It stays, and reads leave it out.
+      if found and index == 1 and count > scan then break end
       if found then
         keep = count - scan + index - 1
         writeAt = start
         -- Each dropped entry's message kept apart (its record ends naming it), and its view (its record opens naming
-        -- it), unless an entry left in the log names that view too: the one just before them (the entries of one append
-        -- share theirs), or any, when the turn may have begun before the entries looked through.
-        local viewsShared = index == 1 and count > scan
+        -- it), unless the entry just before them, left in the log, names that view too (the entries of one append share
+        -- theirs).
         local views = {}
         local keptView = previousText and viewOf(previousText)
         if keptView then views[keptView] = true end
@@ -152,7 +154,7 @@ if entries <= #ARGV then
           local record = string.sub(tail, start - base + 1, droppedStop - base)
           local message = string.match(record, '"messageApart":"([^"]*)"},$')
           if message then droppedParts[#droppedParts + 1] = message end
-          local view = not viewsShared and viewOf(record)
+          local view = viewOf(record)
           if view and not views[view] then
             views[view] = true
             droppedParts[#droppedParts + 1] = view

@@ -280,7 +280,7 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
       expect(stored.map((entry) => entry.metadata.ui)).toEqual(Array(4).fill(view.ui));
     });
 
-    it('is kept for the first entries of a replaced turn longer than the entries a regeneration looks through', async () => {
+    it('is kept with a replaced turn longer than the entries a regeneration looks through: the turn stays whole', async () => {
       const store = createRedisChatMemoryStore({ client, keyPrefix });
       const longTurn = entriesOf(
         Array.from({ length: REPLACED_TURN_SCAN + 10 }, (_, index) => ({ role: 'user' as const, content: `part ${index}` })),
@@ -290,21 +290,11 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
       const again = entriesOf([{ role: 'assistant', content: 'again' }], { ...view, turnId: 'again', regenerates: 'long' });
       expect(await store.appendTurn('view-long-turn', { ...turnOf(again), replaces: 'long' })).toBe('stored');
       const { entries } = await store.read('view-long-turn');
-      // The 10 entries before those looked through stay, with their view.
-      expect(entries.map((entry) => entry.message.content)).toEqual([
-        'part 0',
-        'part 1',
-        'part 2',
-        'part 3',
-        'part 4',
-        'part 5',
-        'part 6',
-        'part 7',
-        'part 8',
-        'part 9',
-        'again',
-      ]);
-      expect(entries.map((entry) => entry.metadata.ui)).toEqual(Array(11).fill(view.ui));
+      // The turn began before the entries looked through: removing those would leave its first 10 entries alone. It
+      // stays whole, with its view, and the regeneration still names it for reads to leave out.
+      expect(entries.map((entry) => entry.message.content)).toEqual([...longTurn.map((entry) => entry.message.content), 'again']);
+      expect(entries.map((entry) => entry.metadata.ui)).toEqual(Array(REPLACED_TURN_SCAN + 11).fill(view.ui));
+      expect(entries.at(-1)?.metadata.regenerates).toBe('long');
     });
 
     it('is kept for an entry left in the log that shares it: one append holding two turns, the second replaced', async () => {
