@@ -102,6 +102,12 @@ export function startLoopbackOpenAIAt(placement: LoopbackPlacement, answer: stri
 /** What the child process and its parent say to each other. */
 type ChildMessage = { readonly baseURL: string } | { readonly requests: ServedRequest[] };
 
+/** The request with its times moved by `shift` (from one clock to another); a time not reached yet (0) stays 0. */
+function shiftedTimes(request: ServedRequest, shift: number): ServedRequest {
+  const moved = (time: number) => (time === 0 ? 0 : time + shift);
+  return { ...request, received: moved(request.received), firstChunk: moved(request.firstChunk), ended: moved(request.ended) };
+}
+
 /**
  * {@link startLoopbackOpenAI} in a child process (see {@link LoopbackPlacement}). Times cross between the two clocks
  * through the epoch (`performance.timeOrigin`), within a microsecond.
@@ -110,19 +116,13 @@ async function startLoopbackOpenAIProcess(answer: string): Promise<LoopbackOpenA
   const child = fork(fileURLToPath(import.meta.url), [answer], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const [ready] = (await once(child, 'message')) as [ChildMessage];
   if (!('baseURL' in ready)) throw new Error('the loopback server process did not start');
-  const toParentClock = (childTime: number) => (childTime === 0 ? 0 : childTime - performance.timeOrigin);
   return {
     baseURL: ready.baseURL,
     async take() {
       const replied = once(child, 'message');
       child.send('take');
       const [{ requests }] = (await replied) as [{ requests: ServedRequest[] }];
-      return requests.map((request) => ({
-        ...request,
-        received: toParentClock(request.received),
-        firstChunk: toParentClock(request.firstChunk),
-        ended: toParentClock(request.ended),
-      }));
+      return requests.map((request) => shiftedTimes(request, -performance.timeOrigin));
     },
     async close() {
       const exited = once(child, 'exit');
@@ -139,15 +139,9 @@ async function startLoopbackOpenAIProcess(answer: string): Promise<LoopbackOpenA
 async function serveForParent(answer: string): Promise<void> {
   const server = await startLoopbackOpenAI(answer);
   process.on('disconnect', () => process.exit(0));
-  const onEpoch = (time: number) => (time === 0 ? 0 : time + performance.timeOrigin);
   process.on('message', async (message) => {
     if (message === 'take') {
-      const requests = (await server.take()).map((request) => ({
-        ...request,
-        received: onEpoch(request.received),
-        firstChunk: onEpoch(request.firstChunk),
-        ended: onEpoch(request.ended),
-      }));
+      const requests = (await server.take()).map((request) => shiftedTimes(request, performance.timeOrigin));
       process.send!({ requests } satisfies ChildMessage);
     } else if (message === 'close') {
       await server.close();
