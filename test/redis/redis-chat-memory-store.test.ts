@@ -346,24 +346,31 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
     });
   });
 
-  it('reads whole a log of multi-byte text that a shorter regeneration left blanked with spaces', async () => {
+  // A log under 64 KiB is decoded as text and joined there, a longer one joined as bytes: both read the same.
+  it.each([
+    ['short', ''],
+    ['over 64 KiB', 'ü'.repeat(40_000)],
+  ])('reads whole a %s log of multi-byte text that a shorter regeneration left blanked with spaces', async (size, padding) => {
+    const conversationId = `multi-byte-${size.length}`;
     const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
     const ask = (turnId: string, question: string, answer: string, regenerates?: string) =>
       memory.appendTurn(
-        'multi-byte',
+        conversationId,
         [
           { role: 'user', content: question },
           { role: 'assistant', content: answer },
         ],
         { metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) } },
       );
-    await ask('t1', 'Ça va, 日本語 et 🙂 ?', 'Très bien.');
+    await ask('t1', 'Ça va, 日本語 et 🙂 ?', `Très bien.${padding}`);
     await ask('t2', 'Et après ?', `Une réponse longue ${'é'.repeat(200)}`);
     await ask('r2', 'Et après ?', 'Brève, 🙂.', 't2');
-    expect(await client.get(`${keyPrefix}:{multi-byte}:log`)).toMatch(/, +$/);
-    expect((await memory.messages('multi-byte')).map((message) => message.content)).toEqual([
+    const log = await client.get(`${keyPrefix}:{${conversationId}}:log`);
+    expect(log).toMatch(/, +$/);
+    expect(Buffer.byteLength(log!) >= 64 * 1024).toBe(padding !== '');
+    expect((await memory.messages(conversationId)).map((message) => message.content)).toEqual([
       'Ça va, 日本語 et 🙂 ?',
-      'Très bien.',
+      `Très bien.${padding}`,
       'Et après ?',
       'Brève, 🙂.',
     ]);
