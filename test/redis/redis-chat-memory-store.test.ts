@@ -348,33 +348,35 @@ describeWithServices('createRedisChatMemoryStore (live Redis)', ['REDIS_URL'], (
 
   // A log under 64 KiB is decoded as text and joined there, a longer one joined as bytes: both read the same.
   it.each([
-    ['short', ''],
-    ['over 64 KiB', 'ü'.repeat(40_000)],
-  ])('reads whole a %s log of multi-byte text that a shorter regeneration left blanked with spaces', async (size, padding) => {
-    const conversationId = `multi-byte-${size.length}`;
-    const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
-    const ask = (turnId: string, question: string, answer: string, regenerates?: string) =>
-      memory.appendTurn(
-        conversationId,
-        [
-          { role: 'user', content: question },
-          { role: 'assistant', content: answer },
-        ],
-        { metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) } },
-      );
-    await ask('t1', 'Ça va, 日本語 et 🙂 ?', `Très bien.${padding}`);
-    await ask('t2', 'Et après ?', `Une réponse longue ${'é'.repeat(200)}`);
-    await ask('r2', 'Et après ?', 'Brève, 🙂.', 't2');
-    const log = await client.get(`${keyPrefix}:{${conversationId}}:log`);
-    expect(log).toMatch(/, +$/);
-    expect(Buffer.byteLength(log!) >= 64 * 1024).toBe(padding !== '');
-    expect((await memory.messages(conversationId)).map((message) => message.content)).toEqual([
-      'Ça va, 日本語 et 🙂 ?',
-      `Très bien.${padding}`,
-      'Et après ?',
-      'Brève, 🙂.',
-    ]);
-  });
+    { size: 'short', conversationId: 'multi-byte', padding: '' },
+    { size: 'over 64 KiB', conversationId: 'multi-byte-long', padding: 'ü'.repeat(40_000) },
+  ])(
+    'reads whole a $size log of multi-byte text that a shorter regeneration left blanked with spaces',
+    async ({ conversationId, padding }) => {
+      const memory = createChatMemory({ store: createRedisChatMemoryStore({ client, keyPrefix }), window: false });
+      const ask = (turnId: string, question: string, answer: string, regenerates?: string) =>
+        memory.appendTurn(
+          conversationId,
+          [
+            { role: 'user', content: question },
+            { role: 'assistant', content: answer },
+          ],
+          { metadata: { turnId, ...(regenerates === undefined ? {} : { regenerates }) } },
+        );
+      await ask('t1', 'Ça va, 日本語 et 🙂 ?', `Très bien.${padding}`);
+      await ask('t2', 'Et après ?', `Une réponse longue ${'é'.repeat(200)}`);
+      await ask('r2', 'Et après ?', 'Brève, 🙂.', 't2');
+      const log = await client.get(`${keyPrefix}:{${conversationId}}:log`);
+      expect(log).toMatch(/, +$/);
+      expect(Buffer.byteLength(log!) >= 64 * 1024).toBe(padding !== '');
+      expect((await memory.messages(conversationId)).map((message) => message.content)).toEqual([
+        'Ça va, 日本語 et 🙂 ?',
+        `Très bien.${padding}`,
+        'Et après ?',
+        'Brève, 🙂.',
+      ]);
+    },
+  );
 
   describe('a conversation stored as a list, one element per entry (as 0.1 wrote every conversation)', () => {
     const conversation = Array.from({ length: 6 }, (_, index) =>
