@@ -4,6 +4,7 @@ import { createNullLanguageModelUsage } from 'ai/internal';
 import type { AdvisedRequest, AdvisedResponse, AdvisedStream, ResponseMessage, TurnOutcome } from './advisor.ts';
 import { modelCallOptions } from './call-model.ts';
 import { documentSourceParts } from './document-source-part.ts';
+import { recordsOwnStep, StepContent } from './step-content.ts';
 import { modelError, modelTimeout } from './model-error.ts';
 import { LazyPartStream, readBySteps, type ReadSteps } from '../util/part-source.ts';
 
@@ -23,20 +24,24 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   let stepsEnded = 0;
   let stepsStarted = 0;
   let ended: { text: string; messages: readonly ResponseMessage[]; response: LanguageModelResponseMetadata } | undefined;
+  // A call without tools is one step, recorded here as its parts pass; only a call with more to it gets the SDK's callbacks.
+  const ownStep = recordsOwnStep(request) ? new StepContent() : undefined;
   const result = streamOnce({
     ...modelCallOptions(request),
     abortSignal,
     // Errors are reported through the stream and the response; without this
     // handler the AI SDK would also print them.
     onError: () => {},
-    onStepEnd: (step) => {
-      completedMessages = [...completedMessages, ...step.response.messages];
-      stepsEnded++;
-    },
-    // What `result.text` and `result.responseMessages` would give; each of those getters tees and drains the whole stream again.
-    onEnd: (event) => {
-      ended = { text: event.text, messages: event.responseMessages, response: event.response };
-    },
+    ...(ownStep === undefined && {
+      onStepEnd: (step) => {
+        completedMessages = [...completedMessages, ...step.response.messages];
+        stepsEnded++;
+      },
+      // What `result.text` and `result.responseMessages` would give; each of those getters tees and drains the whole stream again.
+      onEnd: (event) => {
+        ended = { text: event.text, messages: event.responseMessages, response: event.response };
+      },
+    }),
   });
 
   const { promise: response, resolve } = Promise.withResolvers<AdvisedResponse>();
@@ -50,6 +55,14 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const settle = async (outcome: TurnOutcome) => {
     if (settled) return;
     settled = true;
+    if (ownStep !== undefined && stepsEnded > 0) {
+      completedMessages = await ownStep.messages();
+      if (outcome === 'finished') {
+        const text = ownStep.text();
+        resolve(respond({ outcome, text, messages: completedMessages, output: text }));
+        return;
+      }
+    }
     if (outcome === 'finished' && ended !== undefined) {
       resolve(await withOutput(ended));
       return;
@@ -113,6 +126,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
         part = { type: 'error', error: modelTimeout('stream', request.settings) };
       }
       // What the response is aggregated from, seen as the part passes.
+      ownStep?.record(part);
       switch (part.type) {
         case 'start':
           started = true;
@@ -120,6 +134,9 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
         case 'start-step':
           stepsStarted++;
           stepText = '';
+          break;
+        case 'finish-step':
+          if (ownStep !== undefined) stepsEnded++;
           break;
         case 'text-delta':
           stepText += part.text;
