@@ -18,7 +18,7 @@ type TextContent = Extract<ContentPart<ToolSet>, { type: 'text' | 'reasoning' }>
  * The content of a one-step model call, recorded from its stream parts as the AI SDK records a step's content, and
  * made into the step's response messages by the AI SDK's own `toResponseMessages`. Handed a step or end callback
  * instead, the SDK would record the content and also build step results, end events and copies of the messages, which
- * a turn without tools never reads (20–35 µs a turn, measured paired).
+ * a turn without tools never reads.
  */
 export class StepContent {
   readonly #content: ContentPart<ToolSet>[] = [];
@@ -61,7 +61,7 @@ export class StepContent {
       case 'tool-result':
         if (!part.preliminary) this.#content.push(part);
         break;
-      // A model may call a tool it was not given: the call and its error are part of the step, as the SDK records them.
+      // Kept whole, as the SDK keeps them; a call of a tool the request did not give ends in a `tool-error` of the step.
       case 'custom':
       case 'source':
       case 'tool-call':
