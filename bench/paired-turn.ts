@@ -14,9 +14,10 @@
  * which that bias cancels; `--first now|before` runs one of the two alone.
  *
  *   git worktree add ../before <commit> && ln -s "$PWD/node_modules" ../before/node_modules
- *   npm run bench:paired -- --before ../before [--turns 500] [--burst 200000] [--dataset <scifact folder>] [--first now|before]
+ *   npm run bench:paired -- --before ../before [--turns 500] [--burst 200000] [--dataset <scifact folder>] [--first now|before] [--abort-signal]
  *
- * `MODEL_SERVER=process` runs the loopback server in a process of its own, as bench:peers does with it.
+ * `MODEL_SERVER=process` runs the loopback server in a process of its own, as bench:peers does with it. `--abort-signal`
+ * gives every turn a caller's abort signal, as a Next.js route passes `req.signal` (bench:peers passes none).
  *
  * It runs on Node's own type stripping, the code as shipped, as bench:peers does.
  */
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     burst: { type: 'string' },
     dataset: { type: 'string' },
     first: { type: 'string' },
+    'abort-signal': { type: 'boolean' },
   },
   strict: true,
 });
@@ -177,7 +179,8 @@ async function turnOf({ src, bm25, advisors }: Library, name: string): Promise<(
     marks.begin = begin;
     let ttft = Number.NaN;
     let text = '';
-    const result = chat.stream({ prompt: question, context: { conversationId: name } });
+    const abortSignal = values['abort-signal'] ? new AbortController().signal : undefined;
+    const result = chat.stream({ prompt: question, context: { conversationId: name }, abortSignal });
     for await (const delta of result.textStream) {
       if (Number.isNaN(ttft) && delta !== '') ttft = performance.now() - begin;
       text += delta;
@@ -208,7 +211,7 @@ const samples = { now: [] as Sample[], before: [] as Sample[] };
 printMachineFacts();
 console.log(
   `bench:paired: ${TURNS} pairs of turns after ${WARMUP}, this checkout against ${values.before}, burst ${BURST} objects, ` +
-    `${values.first === 'now' ? 'this checkout' : 'the other'} set up first`,
+    `${values.first === 'now' ? 'this checkout' : 'the other'} set up first${values['abort-signal'] ? ", each turn with a caller's abort signal" : ''}`,
 );
 for (let index = 0; index < WARMUP + TURNS; index++) {
   const question = questions[(index * 7) % questions.length];
