@@ -6,6 +6,7 @@ import { modelCallOptions } from './call-model.ts';
 import { documentSourceParts } from './document-source-part.ts';
 import { recordsOwnStep, StepContent } from './step-content.ts';
 import { modelError, modelTimeout } from './model-error.ts';
+import { forwardAbort } from '../util/forward-abort.ts';
 import { LazyPartStream, readBySteps, type ReadSteps } from '../util/part-source.ts';
 
 /**
@@ -17,7 +18,9 @@ import { LazyPartStream, readBySteps, type ReadSteps } from '../util/part-source
  */
 export async function streamModel(request: AdvisedRequest): Promise<AdvisedStream> {
   const cancellation = new AbortController();
-  const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, cancellation.signal]) : cancellation.signal;
+  const abortSignal = cancellation.signal;
+  // The caller's abort reaches the model call until the turn settles, when the call is over.
+  const stopForwardingAbort = forwardAbort(request.abortSignal, cancellation);
 
   let completedMessages: readonly ResponseMessage[] = [];
   // A step the model failed in can still end (an error part does not end the stream): its text is then in its messages.
@@ -55,6 +58,7 @@ export async function streamModel(request: AdvisedRequest): Promise<AdvisedStrea
   const settle = async (outcome: TurnOutcome) => {
     if (settled) return;
     settled = true;
+    stopForwardingAbort();
     if (ownStep !== undefined && stepsEnded > 0) {
       completedMessages = await ownStep.messages();
       if (outcome === 'finished') {

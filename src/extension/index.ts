@@ -23,6 +23,7 @@ export {
 export { describeValue } from '../context/context-key.ts';
 export { documentSourcePart, documentSourceParts, MAX_SOURCE_PARTS } from '../chain/document-source-part.ts';
 export { callWithTimeout } from '../util/call-with-timeout.ts';
+export { forwardAbort } from '../util/forward-abort.ts';
 export { raceAbort } from '../util/race-abort.ts';
 export { describeResult, isTraced, recordSpan, type SpanAttributes, type SpanRecorder } from '../telemetry/record-span.ts';
 export { checkNesting, MAX_NESTING_DEPTH } from '../util/check-nesting.ts';

@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { createUIMessageStreamResponse, readUIMessageStream, simulateReadableStream, type UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { type AdvisedResponse, type Advisor, ComponentError, createChatClient, type Document } from '../../src/index.ts';
 import { mockModel, textParts, hangingModel } from '../helpers/mock-models.ts';
@@ -125,6 +126,46 @@ describe('streaming turn lifecycle', () => {
     expect(responses).toHaveLength(1);
     expect(response.outcome).toBe('aborted');
     expect(response.messages).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'The answer is' }] }]);
+  });
+
+  it("ends the model call with the caller's reason, and an already aborted signal before the model answers", async () => {
+    const abort = new AbortController();
+    const chat = createChatClient({ model: hangingModel('The answer is') });
+    const result = chat.stream({ prompt: 'hi', abortSignal: abort.signal });
+    const iterator = result.textStream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toBe('The answer is');
+    const reason = new Error('the page was closed');
+    abort.abort(reason);
+    await result.consumeStream();
+    expect(await result.response).toMatchObject({ outcome: 'aborted', error: reason });
+
+    let modelSignal: AbortSignal | undefined;
+    const model = new MockLanguageModelV4({
+      doStream: async ({ abortSignal }) => {
+        modelSignal = abortSignal;
+        return { stream: new ReadableStream<LanguageModelV4StreamPart>({ start: (controller) => controller.close() }) };
+      },
+    });
+    const late = createChatClient({ model }).stream({ prompt: 'hi', abortSignal: AbortSignal.abort(reason) });
+    await late.consumeStream();
+    expect(await late.response).toMatchObject({ outcome: 'aborted', error: reason });
+    expect(modelSignal === undefined || modelSignal.aborted).toBe(true);
+  });
+
+  it("leaves no listener on a caller's signal once each turn has ended, however it ended", async () => {
+    const shared = new AbortController().signal;
+    const finished = createChatClient({ model: mockModel([textParts(['Hello'])]) }).stream({ prompt: 'hi', abortSignal: shared });
+    expect(await finished.text).toBe('Hello');
+    const failing = createChatClient({ model: new MockLanguageModelV4({ doStream: () => Promise.reject(new Error('down')) }) });
+    const failed = failing.stream({ prompt: 'hi', abortSignal: shared });
+    await failed.consumeStream();
+    expect((await failed.response).outcome).toBe('error');
+    const cancelled = createChatClient({ model: hangingModel('Partial') }).stream({ prompt: 'hi', abortSignal: shared });
+    const reader = cancelled.textStream.getReader();
+    expect((await reader.read()).value).toBe('Partial');
+    await reader.cancel();
+    expect((await cancelled.response).outcome).toBe('aborted');
+    expect(getEventListeners(shared, 'abort')).toEqual([]);
   });
 
   it('aborts the model call when the only consumer cancels the stream (client disconnect)', async () => {

@@ -1,4 +1,4 @@
-import { describeResult, isTraced, recordSpan } from '../../../src/extension/index.ts';
+import { describeResult, forwardAbort, isTraced, recordSpan } from '../../../src/extension/index.ts';
 import type { AdvisorContext, FilterExpression, Retriever } from '../../../src/index.ts';
 import { AdvisorTimeoutError, ComponentError } from '../../../src/index.ts';
 import { roundMs } from '../retrieval-trace.ts';
@@ -31,15 +31,19 @@ export async function retrieveInParallel({ searches, ...options }: ParallelSearc
   // A lone search has no other to stop when it fails: the caller's signal is all it needs.
   if (searches.length === 1) return [await searchTolerating(searches[0], options)];
   const failed = new AbortController();
-  const abortSignal = options.abortSignal === undefined ? failed.signal : AbortSignal.any([options.abortSignal, failed.signal]);
-  return Promise.all(
-    searches.map((search) =>
-      searchTolerating(search, { ...options, abortSignal }).catch((error: unknown) => {
-        failed.abort(error);
-        throw error;
-      }),
-    ),
-  );
+  const stopForwardingAbort = forwardAbort(options.abortSignal, failed);
+  try {
+    return await Promise.all(
+      searches.map((search) =>
+        searchTolerating(search, { ...options, abortSignal: failed.signal }).catch((error: unknown) => {
+          failed.abort(error);
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    stopForwardingAbort();
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createDedupePostProcessor,
@@ -97,6 +98,19 @@ describe('retrievalAugmentationAdvisor: parallel retrieval', () => {
     const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
     await expect(retrievalAugmentationAdvisor({ retrievers: [hanging, broken] }).retriever.retrieve('q')).rejects.toThrow(/wiki/);
     expect(sibling?.aborted).toBe(true);
+  });
+
+  it("leaves no listener on the caller's signal once the searches are over, found or failed", async () => {
+    const shared = new AbortController().signal;
+    const sources = [keywordRetriever('manuals', manuals), keywordRetriever('faq', faq)];
+    const found = await retrievalAugmentationAdvisor({ retrievers: sources }).retriever.retrieve('printer driver', { abortSignal: shared });
+    expect(found.map((document) => document.id)).toEqual(expect.arrayContaining(['install', 'faq-driver']));
+    const broken = { name: 'wiki', retrieve: async () => Promise.reject(new Error('connection refused')) };
+    const failing = retrievalAugmentationAdvisor({ retrievers: [sources[0]!, broken] }).retriever.retrieve('install', {
+      abortSignal: shared,
+    });
+    await expect(failing).rejects.toThrow(/wiki/);
+    expect(getEventListeners(shared, 'abort')).toEqual([]);
   });
 
   it('reports a failing source as a ComponentError naming it', async () => {
