@@ -4,6 +4,8 @@ import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { AdvisorTimeoutError } from '../errors/advisor-timeout-error.ts';
 import type { RetrieveOptions, Retriever } from '../retrieval/retriever.ts';
+import { forwardAbort } from '../util/forward-abort.ts';
+import { raceAbort } from '../util/race-abort.ts';
 import { stampRetrievalHit } from './hit-provenance.ts';
 import type { DuplicatePolicy } from './fuse-ranked-lists.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion, validateFusionOptions } from './reciprocal-rank-fusion.ts';
@@ -66,8 +68,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
       abortSignal?.throwIfAborted();
 
       const controller = new AbortController();
-      const onAbort = () => controller.abort(abortSignal?.reason);
-      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const stopForwardingAbort = forwardAbort(abortSignal, controller);
       const timer =
         timeoutMs === undefined
           ? undefined
@@ -75,8 +76,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
       const childOptions: RetrieveOptions = { topK: candidateK ?? topK, filter, abortSignal: controller.signal };
 
       try {
-        const lists = await untilAborted(
-          controller.signal,
+        const lists = await raceAbort(
           Promise.all(
             retrievers.map((retriever) =>
               retriever.retrieve(query, childOptions).then(
@@ -87,6 +87,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
               ),
             ),
           ),
+          controller.signal,
         );
         const fused =
           fusion === 'rrf'
@@ -95,7 +96,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
         return minScore === undefined ? fused : fused.filter((document) => (document.score ?? 0) >= minScore);
       } finally {
         clearTimeout(timer);
-        abortSignal?.removeEventListener('abort', onAbort);
+        stopForwardingAbort();
         // Stop retrievers still running when one failed.
         controller.abort();
       }
@@ -118,16 +119,6 @@ function stampHits(name: string, retrieverName: string, query: string, hits: unk
       throw new ComponentError({ component: name, operation: `retrieve from "${retrieverName}"`, cause });
     }
     return stampRetrievalHit(hit, { retriever: retrieverName, query, rank: position + 1 });
-  });
-}
-
-/** Rejects with the signal's reason as soon as it aborts, even if `work` ignores the signal. */
-function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
