@@ -5,7 +5,11 @@
  * interleaved in one run; medians and ratios to ours are reported, then the breakdown of our turn and its necessary
  * parts (memory read, append, retrieval) measured alone in the same run.
  *
- *   [RUNS=<n>] [MODEL_SERVER=process] npm run bench:peers [-- --dataset <scifact folder>]
+ *   [RUNS=<n>] [MODEL_SERVER=process] [PEERS=none] npm run bench:peers [-- --dataset <scifact folder>]
+ *
+ * `PEERS=none` leaves the peers' turns out of the rounds: between two turns of ours run only ours' other variants (the
+ * bare call, the floor, the instrumented twins) and the necessary parts, as in a process serving nothing but chat turns,
+ * where the peers' hundreds of milliseconds no longer take the client's code out of the CPU's caches.
  *
  * The server shares this process unless `MODEL_SERVER=process` runs it in a child process of its own (as a model server
  * runs elsewhere): in the process, a framework's work while its request is out delays the answer as much.
@@ -89,6 +93,11 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
   process.exit(1);
 }
 const MODEL_SERVER = loopbackPlacementFromEnv('bench:peers');
+const PEERS = process.env.PEERS ?? 'all';
+if (PEERS !== 'all' && PEERS !== 'none') {
+  console.error(`bench:peers: PEERS takes all or none, not ${JSON.stringify(PEERS)}`);
+  process.exit(1);
+}
 if (RUNS > 1) {
   const results = resultsOfChildRuns<RunResult>(
     fileURLToPath(import.meta.url),
@@ -530,6 +539,10 @@ const variants: Variant[] = [
   },
 ];
 
+/** The variants each round runs: without the peers' with `PEERS=none`. */
+const measured =
+  PEERS === 'all' ? variants : variants.filter((variant) => variant.name.startsWith('ours') || variant.name.startsWith('floor'));
+
 /** Content of a served message as text, whatever shape the framework sent. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -615,7 +628,8 @@ async function necessaryPartsAlone(question: string, iteration: number) {
 printMachineFacts();
 console.log(
   `bench:peers: ${STORED_MESSAGES} stored messages, window ${WINDOW}, BM25 top-${TOP_K} over ${documents.length} SciFact documents, ` +
-    `${TURNS} interleaved turns per framework after ${WARMUP} warm-up turns; the model server ${MODEL_SERVER === 'process' ? 'in a process of its own' : 'in this process'}`,
+    `${TURNS} interleaved turns per framework after ${WARMUP} warm-up turns; the model server ${MODEL_SERVER === 'process' ? 'in a process of its own' : 'in this process'}` +
+    (PEERS === 'none' ? '; the peers left out (PEERS=none)' : ''),
 );
 
 for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
@@ -626,7 +640,7 @@ for (let iteration = 0; iteration < WARMUP + TURNS; iteration++) {
   // variant behind the same neighbour, whose traces in the caches (our bare call always right after our turn, its
   // streaming code still warm; our turn always after a peer's) it would inherit in every round. The first round runs
   // ours first, so that the bare calls have messages to send.
-  const round: (Variant | typeof NECESSARY_PARTS)[] = [...variants, NECESSARY_PARTS];
+  const round: (Variant | typeof NECESSARY_PARTS)[] = [...measured, NECESSARY_PARTS];
   const order = iteration === 0 ? round : shuffled(round, random);
   const results: [Variant, Sample, readonly ServedRequest[]][] = [];
   let parts: { read: number; append: number; retrieve: number } | undefined;
@@ -669,12 +683,14 @@ function serverMarks(request: ServedRequest): Marks {
 }
 
 const medians = (name: string) => ({ total: median(samples.get(name)!.total), ttft: median(samples.get(name)!.ttft) });
-const frameworks: [string, string][] = [
-  ['ours', 'ours, bare streamText'],
-  ['LangChain.js', 'LangChain.js, bare model.stream'],
-  ['LlamaIndex.TS', 'LlamaIndex.TS, bare llm.chat'],
-  ['Mastra', 'Mastra, bare agent.stream'],
-];
+const frameworks = (
+  [
+    ['ours', 'ours, bare streamText'],
+    ['LangChain.js', 'LangChain.js, bare model.stream'],
+    ['LlamaIndex.TS', 'LlamaIndex.TS, bare llm.chat'],
+    ['Mastra', 'Mastra, bare agent.stream'],
+  ] satisfies [string, string][]
+).filter(([name]) => measured.some((variant) => variant.name === name));
 const oursAdded = medians('ours').total - medians('ours, bare streamText').total;
 console.log(`\nWhole turn (medians of ${TURNS} interleaved turns; "bare" is the framework's own model call with the same messages)`);
 console.table(
@@ -697,7 +713,7 @@ console.table(
 
 console.log('\nChecks (per framework, over the measured turns)');
 console.table(
-  variants
+  measured
     .filter((variant) => !variant.name.includes('bare'))
     .map((variant) => {
       const check = checks.get(variant.name)!;
