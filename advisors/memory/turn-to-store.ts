@@ -1,5 +1,5 @@
 import { NoObjectGeneratedError, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
-import { documentSourceParts } from '../../src/extension/index.ts';
+import { describeValue, documentSourceParts } from '../../src/extension/index.ts';
 import { type AdvisedResponse, AdvisorArgumentError, UIMessageMetadata } from '../../src/index.ts';
 import { type RetrievedDocumentReference, type StoredSource, type StoredTurnView, type TurnMetadataInput } from '../../src/memory/index.ts';
 
@@ -79,7 +79,7 @@ export function validateAbortPolicy(onAbort: unknown, component: string): AbortP
     throw new AdvisorArgumentError({
       component,
       argument: 'onAbort',
-      message: `expected one of ${ABORT_POLICIES.join(', ')}, got ${String(onAbort)}`,
+      message: `expected one of ${ABORT_POLICIES.join(', ')}, got ${describeValue(onAbort)}`,
     });
   }
   return onAbort as AbortPolicy;

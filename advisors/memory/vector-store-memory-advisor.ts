@@ -1,3 +1,4 @@
+import { describeValue } from '../../src/extension/index.ts';
 import {
   type AdvisedRequest,
   type Advisor,
@@ -80,11 +81,15 @@ export function vectorStoreMemoryAdvisor(options: VectorStoreMemoryAdvisorOption
     throw new AdvisorArgumentError({
       component: name,
       argument: 'scope',
-      message: `expected 'conversation' or 'user', got ${String(scope)}`,
+      message: `expected 'conversation' or 'user', got ${describeValue(scope)}`,
     });
   }
   if (!Number.isSafeInteger(topK) || topK < 1) {
-    throw new AdvisorArgumentError({ component: name, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
+    throw new AdvisorArgumentError({
+      component: name,
+      argument: 'topK',
+      message: `expected a positive integer, got ${describeValue(topK)}`,
+    });
   }
   if (minScore !== undefined && !Number.isFinite(minScore)) {
     throw new AdvisorArgumentError({ component: name, argument: 'minScore', message: 'expected a finite number' });

@@ -1,3 +1,4 @@
+import { describeValue } from '../../src/extension/index.ts';
 import { contextKey } from '../../src/index.ts';
 import type { FilterExpression } from '../../src/index.ts';
 import { resolveFilter } from '../../src/filter/index.ts';
@@ -24,7 +25,7 @@ export const RagFilter = contextKey<FilterExpression | string>('ragFilter', {
 export const RagTopK = contextKey<number>('ragTopK', {
   parse(value) {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_TOP_K) {
-      throw new TypeError(`expected an integer from 1 to ${MAX_TOP_K}, got ${String(value)}`);
+      throw new TypeError(`expected an integer from 1 to ${MAX_TOP_K}, got ${describeValue(value)}`);
     }
     return value;
   },
@@ -33,7 +34,7 @@ export const RagTopK = contextKey<number>('ragTopK', {
 /** Per-call override of `minScore`, a RAG advisor's score threshold: of the retrievers' scores, or of the rerank score when the advisor reranks. */
 export const RagMinScore = contextKey<number>('ragMinScore', {
   parse(value) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`expected a finite number, got ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`expected a finite number, got ${describeValue(value)}`);
     return value;
   },
 });

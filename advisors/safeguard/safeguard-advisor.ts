@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { type AdvisedRequest, type Advisor, AdvisorArgumentError, answerDirectly, streamDirectAnswer } from '../../src/index.ts';
+import { checkNonEmptyString, describeValue } from '../../src/extension/index.ts';
 import { blockedTermsMatcher } from './blocked-term-pattern.ts';
 import { foldForMatching, normalizeForMatching } from './normalize-for-matching.ts';
 import { readableTexts } from './readable-texts.ts';
@@ -48,13 +49,14 @@ const EXPANSION_ALLOWANCE = 65_536;
  */
 export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
   const {
-    name = 'safeguard',
+    name: nameOption = 'safeguard',
     order = -2000,
     blockedTerms = [],
     isBlocked,
     answer = "I'm sorry, I can't help with that request.",
     scope = 'input',
   } = options ?? {};
+  const name = checkNonEmptyString(nameOption, { component: 'safeguard', argument: 'name' });
   if (!Array.isArray(blockedTerms) || blockedTerms.some((term) => typeof term !== 'string' || normalizeForMatching(term).trim() === '')) {
     throw new AdvisorArgumentError({
       component: name,
@@ -75,7 +77,7 @@ export function safeguardAdvisor(options: SafeguardAdvisorOptions): Advisor {
     throw new AdvisorArgumentError({
       component: name,
       argument: 'scope',
-      message: `expected "input" or "all-messages", got ${JSON.stringify(scope)}`,
+      message: `expected "input" or "all-messages", got ${describeValue(scope)}`,
     });
   }
 

@@ -81,10 +81,18 @@ export function validateRetrieverSettings({ name, analyzer, k1, b }: { name: unk
     });
   }
   if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'k1', message: `expected a finite number >= 0, got ${String(k1)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'k1',
+      message: `expected a finite number >= 0, got ${describeValue(k1)}`,
+    });
   }
   if (typeof b !== 'number' || !(b >= 0 && b <= 1)) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'b', message: `expected a number from 0 to 1, got ${String(b)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'b',
+      message: `expected a number from 0 to 1, got ${describeValue(b)}`,
+    });
   }
 }
 
@@ -186,10 +194,18 @@ function validateRetrieveOptions(options: unknown): RetrieveOptions {
   }
   const { topK, minScore, filter, abortSignal } = options as RetrieveOptions;
   if (topK !== undefined && !(Number.isSafeInteger(topK) && topK >= 1)) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'topK', message: `expected a positive integer, got ${String(topK)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'topK',
+      message: `expected a positive integer, got ${describeValue(topK)}`,
+    });
   }
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'minScore', message: `expected a number, got ${String(minScore)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'minScore',
+      message: `expected a number, got ${describeValue(minScore)}`,
+    });
   }
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) {
     throw new AdvisorArgumentError({ component: COMPONENT, argument: 'abortSignal', message: 'expected an AbortSignal' });

@@ -88,7 +88,7 @@ function validateSnapshot(snapshot: unknown): Bm25Snapshot {
   if (snapshot === null || typeof snapshot !== 'object') fail('snapshot', `expected an object, got ${describeValue(snapshot)}`);
   const { format, version, analyzer, terms, documents } = snapshot as Bm25Snapshot;
   if (format !== 'ai-advisors.bm25') fail('snapshot.format', `expected "ai-advisors.bm25", got ${describeValue(format)}`);
-  if (version !== 1) fail('snapshot.version', `unsupported version ${String(version)}; this library reads version 1`);
+  if (version !== 1) fail('snapshot.version', `unsupported version ${describeValue(version)}; this library reads version 1`);
   if (typeof analyzer !== 'string') fail('snapshot.analyzer', `expected a string, got ${describeValue(analyzer)}`);
   if (!Array.isArray(terms) || terms.some((term) => typeof term !== 'string')) fail('snapshot.terms', 'expected an array of strings');
   if (!Array.isArray(documents)) fail('snapshot.documents', `expected an array, got ${describeValue(documents)}`);

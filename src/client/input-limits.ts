@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { measureSize } from '../util/measure-size.ts';
 
@@ -41,7 +42,7 @@ export function resolveInputLimits(limits: InputLimits | undefined, component: s
       throw new AdvisorArgumentError({
         component,
         argument: `limits.${name}`,
-        message: `expected a positive integer, got ${String(value)}`,
+        message: `expected a positive integer, got ${describeValue(value)}`,
       });
     }
   }

@@ -1,5 +1,6 @@
 import { convertToModelMessages, modelMessageSchema, safeValidateUIMessages, type ModelMessage, type ToolSet, type UIMessage } from 'ai';
 import { lastUserMessageIndex } from '../chain/request-text.ts';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkNesting } from '../util/check-nesting.ts';
 import { checkInputSize, checkPromptSize, type InputLimits } from './input-limits.ts';
@@ -95,7 +96,7 @@ function checkUIMessage(message: unknown, index: number, component: string): voi
   if (typeof id !== 'string' || id.length > MAX_UI_MESSAGE_ID_LENGTH)
     fail('.id', `expected a string of at most ${MAX_UI_MESSAGE_ID_LENGTH} characters`);
   if (typeof role !== 'string' || !UI_ROLES.has(role))
-    fail('.role', `expected one of ${[...UI_ROLES].join(', ')}, got ${JSON.stringify(role)?.slice(0, 40)}`);
+    fail('.role', `expected one of ${[...UI_ROLES].join(', ')}, got ${describeValue(role)}`);
   if (!Array.isArray(parts)) fail('.parts', 'expected an array of parts');
   (parts as unknown[]).forEach((part, partIndex) => {
     const where = `.parts[${partIndex}]`;

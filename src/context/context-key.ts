@@ -40,6 +40,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return value === '' ? 'an empty string' : `the string "${value.slice(0, 40)}"`;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null || value === undefined) return String(value);
+  if (typeof value === 'symbol') return 'a symbol';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'function' ? 'a function' : 'an object';
 }

@@ -129,9 +129,10 @@ function validateOptions(options: EvaluateRetrievalOptions) {
   if (!Array.isArray(k) || k.length === 0 || k.some((cutoff) => !Number.isSafeInteger(cutoff) || cutoff < 1))
     fail('k', 'expected a non-empty array of positive integers');
   const topK = options.topK ?? Math.max(...k);
-  if (!Number.isSafeInteger(topK) || topK < 1) fail('topK', `expected a positive integer, got ${String(topK)}`);
+  if (!Number.isSafeInteger(topK) || topK < 1) fail('topK', `expected a positive integer, got ${describeValue(topK)}`);
   if (typeof documentId !== 'function') fail('documentId', 'expected a function');
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) fail('concurrency', `expected a positive integer, got ${String(concurrency)}`);
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    fail('concurrency', `expected a positive integer, got ${describeValue(concurrency)}`);
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) fail('abortSignal', 'expected an AbortSignal');
   if (onProgress !== undefined && typeof onProgress !== 'function') fail('onProgress', 'expected a function');
   return { retriever, dataset, k: [...new Set(k)].sort((a, b) => a - b), topK, documentId, concurrency, abortSignal, onProgress };

@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { checkAbortSignal, checkNonNegativeInteger, checkOptional, checkOptions, checkPositiveNumber } from '../util/check-options.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { validateJudgeTemplate } from './judge-prompt.ts';
@@ -46,7 +47,7 @@ export function resolveJudgeOptions(
     throw new AdvisorArgumentError({
       component,
       argument: 'threshold',
-      message: `expected a number from 0 to 1, got ${String(threshold)}`,
+      message: `expected a number from 0 to 1, got ${describeValue(threshold)}`,
     });
   }
   checkPositiveNumber(timeoutMs, { component, argument: 'timeoutMs' });

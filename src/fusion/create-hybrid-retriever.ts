@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocument } from '../document/require-document.ts';
 import { ComponentError } from '../errors/component-error.ts';
@@ -150,17 +151,17 @@ function validateOptions(
     names.add(retriever.name);
   });
   if (!FUSION_MODES.includes(fusion)) {
-    throw invalid(name, 'fusion', `expected one of ${FUSION_MODES.join(', ')}, got ${String(fusion)}`);
+    throw invalid(name, 'fusion', `expected one of ${FUSION_MODES.join(', ')}, got ${describeValue(fusion)}`);
   }
   if (options.k !== undefined && fusion !== 'rrf') {
     throw invalid(name, 'k', `is the RRF constant and applies only with fusion 'rrf', not '${fusion}'`);
   }
   validateFusionOptions(retrievers.length, { k, weights, duplicates });
   if (candidateK !== undefined && (!Number.isInteger(candidateK) || candidateK < 1)) {
-    throw invalid(name, 'candidateK', `expected a positive integer, got ${String(candidateK)}`);
+    throw invalid(name, 'candidateK', `expected a positive integer, got ${describeValue(candidateK)}`);
   }
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
-    throw invalid(name, 'timeoutMs', `expected a positive number of milliseconds, got ${String(timeoutMs)}`);
+    throw invalid(name, 'timeoutMs', `expected a positive number of milliseconds, got ${describeValue(timeoutMs)}`);
   }
   return { name, retrievers: [...retrievers], fusion, weights, k, duplicates, candidateK, timeoutMs };
 }
@@ -170,10 +171,10 @@ function validateCall(name: string, query: unknown, options: RetrieveOptions): v
   if (options === null || typeof options !== 'object') throw invalid(name, 'options', 'expected an options object');
   const { topK, minScore } = options;
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) {
-    throw invalid(name, 'topK', `expected a positive integer, got ${String(topK)}`);
+    throw invalid(name, 'topK', `expected a positive integer, got ${describeValue(topK)}`);
   }
   if (minScore !== undefined && (typeof minScore !== 'number' || !Number.isFinite(minScore))) {
-    throw invalid(name, 'minScore', `expected a finite number, got ${String(minScore)}`);
+    throw invalid(name, 'minScore', `expected a finite number, got ${describeValue(minScore)}`);
   }
 }
 

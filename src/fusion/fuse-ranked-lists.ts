@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { mergeDocuments } from '../document/merge-documents.ts';
 import { requireDocument } from '../document/require-document.ts';
@@ -98,15 +99,15 @@ export function validateSharedFusionOptions(
     }
     weights.forEach((weight, index) => {
       if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-        throw invalid(component, `weights[${index}]`, `expected a finite number >= 0, got ${String(weight)}`);
+        throw invalid(component, `weights[${index}]`, `expected a finite number >= 0, got ${describeValue(weight)}`);
       }
     });
   }
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) {
-    throw invalid(component, 'topK', `expected a positive integer, got ${String(topK)}`);
+    throw invalid(component, 'topK', `expected a positive integer, got ${describeValue(topK)}`);
   }
   if (!DUPLICATE_POLICIES.includes(duplicates)) {
-    throw invalid(component, 'duplicates', `expected one of ${DUPLICATE_POLICIES.join(', ')}, got ${String(duplicates)}`);
+    throw invalid(component, 'duplicates', `expected one of ${DUPLICATE_POLICIES.join(', ')}, got ${describeValue(duplicates)}`);
   }
   return { weights: weights ?? Array.from({ length: listCount }, () => 1), topK, duplicates };
 }

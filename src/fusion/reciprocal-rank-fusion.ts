@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkRankedLists, fuseRankedLists, validateSharedFusionOptions, type DuplicatePolicy } from './fuse-ranked-lists.ts';
@@ -49,7 +50,11 @@ export function validateFusionOptions(
   const shared = validateSharedFusionOptions(COMPONENT, listCount, options);
   const { k = DEFAULT_RRF_K } = options;
   if (typeof k !== 'number' || !Number.isFinite(k) || k < 0) {
-    throw new AdvisorArgumentError({ component: COMPONENT, argument: 'k', message: `expected a finite number >= 0, got ${String(k)}` });
+    throw new AdvisorArgumentError({
+      component: COMPONENT,
+      argument: 'k',
+      message: `expected a finite number >= 0, got ${describeValue(k)}`,
+    });
   }
   return { k, ...shared };
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { MemoryAppendUnknownError } from '../errors/memory-append-unknown-error.ts';
@@ -217,7 +218,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
     throw new AdvisorArgumentError({
       component,
       argument: 'timeout',
-      message: `expected a positive number of milliseconds, got ${String(timeout)}`,
+      message: `expected a positive number of milliseconds, got ${describeValue(timeout)}`,
     });
   }
   if (typeof keepProviderItemIds !== 'boolean') {
@@ -500,7 +501,7 @@ export function createChatMemory(options: ChatMemoryOptions = {}): ChatMemory {
         throw new ComponentError({
           component: 'memory-store',
           operation: 'append',
-          message: `expected 'stored' or 'duplicate' for a new attempt, got ${JSON.stringify(outcome)}`,
+          message: `expected 'stored' or 'duplicate' for a new attempt, got ${describeValue(outcome)}`,
         });
       }
       return { entries: [...(given ? [given] : []), ...conversation], outcome };

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { StoreCallOptions } from './chat-memory-store.ts';
 
@@ -86,7 +87,7 @@ export function checkListThreadsOptions(
     throw new AdvisorArgumentError({
       component,
       argument: 'limit',
-      message: `expected an integer from 1 to ${MAX_THREAD_PAGE}, got ${String(limit)}`,
+      message: `expected an integer from 1 to ${MAX_THREAD_PAGE}, got ${describeValue(limit)}`,
     });
   }
   if (options?.cursor === undefined) return { limit };

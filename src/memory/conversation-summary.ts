@@ -1,4 +1,5 @@
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { escapePromptText } from '../prompt/document-context.ts';
 import { countMessageTokens } from './count-message-tokens.ts';
@@ -85,7 +86,7 @@ export function resolveSummaryOptions(options: ChatMemorySummaryOptions, compone
   } = options;
   if (model === undefined || model === null) fail('model', 'a model is required');
   for (const [name, value] of Object.entries({ triggerTokens, keepTokens, maxFoldTokens, timeoutMs })) {
-    if (!Number.isSafeInteger(value) || value < 1) fail(name, `expected a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1) fail(name, `expected a positive integer, got ${describeValue(value)}`);
   }
   if (keepTokens >= triggerTokens) fail('keepTokens', `expected less than triggerTokens (${triggerTokens}), got ${keepTokens}`);
   if (typeof prompt !== 'string' || prompt.trim() === '') fail('prompt', 'expected a non-empty string');

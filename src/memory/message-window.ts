@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { measureSize } from '../util/measure-size.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
@@ -31,7 +32,7 @@ export function createMessageWindow({ maxMessages, maxSize = 200_000 }: MessageW
       throw new AdvisorArgumentError({
         component: 'message-window',
         argument,
-        message: `expected a positive integer, got ${String(value)}`,
+        message: `expected a positive integer, got ${describeValue(value)}`,
       });
     }
   }

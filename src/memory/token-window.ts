@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ChatMemoryWindow } from './chat-memory-window.ts';
 import { countMessageTokens, type CountMessageTokensOptions } from './count-message-tokens.ts';
@@ -34,11 +35,15 @@ export function createTokenWindow({
 }: TokenWindowOptions): ChatMemoryWindow {
   const component = 'token-window';
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
-    throw new AdvisorArgumentError({ component, argument: 'maxTokens', message: `expected a positive integer, got ${String(maxTokens)}` });
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'maxTokens',
+      message: `expected a positive integer, got ${describeValue(maxTokens)}`,
+    });
   }
   for (const [argument, value] of Object.entries({ tokensPerFile, tokensPerMessage })) {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new AdvisorArgumentError({ component, argument, message: `expected a non-negative integer, got ${String(value)}` });
+      throw new AdvisorArgumentError({ component, argument, message: `expected a non-negative integer, got ${describeValue(value)}` });
     }
   }
   if (tokenizer === null || typeof tokenizer !== 'object' || typeof tokenizer.countTokens !== 'function') {

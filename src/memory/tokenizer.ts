@@ -1,4 +1,5 @@
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /**
@@ -39,7 +40,7 @@ export function createGptTokenizer({ encoding = 'o200k_base' }: { encoding?: Gpt
     throw new AdvisorArgumentError({
       component: 'tokenizer',
       argument: 'encoding',
-      message: `expected one of ${ENCODINGS.join(', ')}, got ${String(encoding)}`,
+      message: `expected one of ${ENCODINGS.join(', ')}, got ${describeValue(encoding)}`,
     });
   }
   let count: CountTokens | undefined;

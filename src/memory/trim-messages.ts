@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkOptions } from '../util/check-options.ts';
 import { countMessageTokens } from './count-message-tokens.ts';
@@ -180,10 +181,10 @@ async function validate(options: TrimMessagesOptions) {
   } = options;
   if (typeof splitText !== 'function') throw invalid('textSplitter', 'expected a function (text) => string[]');
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 0)
-    throw invalid('maxTokens', `expected a non-negative integer, got ${String(maxTokens)}`);
-  if (strategy !== 'first' && strategy !== 'last') throw invalid('strategy', `expected 'first' or 'last', got ${String(strategy)}`);
+    throw invalid('maxTokens', `expected a non-negative integer, got ${describeValue(maxTokens)}`);
+  if (strategy !== 'first' && strategy !== 'last') throw invalid('strategy', `expected 'first' or 'last', got ${describeValue(strategy)}`);
   for (const [argument, value] of Object.entries({ allowPartial, includeSystem })) {
-    if (typeof value !== 'boolean') throw invalid(argument, `expected a boolean, got ${String(value)}`);
+    if (typeof value !== 'boolean') throw invalid(argument, `expected a boolean, got ${describeValue(value)}`);
   }
   const startOn = roles('startOn', options.startOn);
   const endOn = roles('endOn', options.endOn);
@@ -203,7 +204,7 @@ function roles(argument: string, value: MessageRole | readonly MessageRole[] | u
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || list.length === 0 || !list.every((role) => ROLES.includes(role))) {
-    throw invalid(argument, `expected a role or a non-empty array of roles (${ROLES.join(', ')}), got ${JSON.stringify(value)}`);
+    throw invalid(argument, `expected a role or a non-empty array of roles (${ROLES.join(', ')}), got ${describeValue(value)}`);
   }
   return list;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** `last` for a store read: undefined (everything) or a non-negative safe integer. */
@@ -7,7 +8,7 @@ export function validateReadLimit(last: number | undefined, component: string): 
     throw new AdvisorArgumentError({
       component,
       argument: 'last',
-      message: `expected a non-negative integer, got ${String(last)}`,
+      message: `expected a non-negative integer, got ${describeValue(last)}`,
     });
   }
   return last;

@@ -1,4 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Message } from '@ai-sdk/provider';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { readJudgeElement } from '../evaluation/judge-prompt.ts';
 import { createTextModel } from '../model/create-text-model.ts';
@@ -54,7 +55,7 @@ export function createOfflineJudgeModel(options: OfflineJudgeModelOptions = {}):
     throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'supportThreshold',
-      message: `expected a number above 0, at most 1, got ${String(supportThreshold)}`,
+      message: `expected a number above 0, at most 1, got ${describeValue(supportThreshold)}`,
     });
   }
   const { segmenter, analyze } = offlineTextAnalysis(locale, COMPONENT);

@@ -1,4 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { createTextModel } from '../model/create-text-model.ts';
 import { DEFAULT_CONTEXT_TEMPLATE, validateContextTemplate } from '../prompt/context-template.ts';
@@ -57,7 +58,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'maxSentences',
-      message: `expected a positive integer, got ${maxSentences}`,
+      message: `expected a positive integer, got ${describeValue(maxSentences)}`,
     });
   }
   if (!Array.isArray(templates)) {

@@ -1,5 +1,6 @@
 import type { EmbeddingModel } from 'ai';
 import pg from 'pg';
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocuments } from '../document/require-document.ts';
 import { ComponentError } from '../errors/component-error.ts';
@@ -458,10 +459,10 @@ function checkVector(vector: readonly number[] | Float32Array, argument: string,
     fail(`vector has ${vector.length} dimensions but table ${table.qualifiedName} holds ${table.dimensions}`);
   let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) {
-    if (!Number.isFinite(vector[i])) fail(`component ${i} is ${String(vector[i])}; expected a finite number`);
+    if (!Number.isFinite(vector[i])) fail(`component ${i} is ${describeValue(vector[i])}; expected a finite number`);
     // Larger magnitudes become infinite as float4, which pgvector refuses mid-query.
     if (Math.abs(vector[i]) > FLOAT4_MAX)
-      fail(`component ${i} is ${String(vector[i])}; expected a float4 (at most ${FLOAT4_MAX} in magnitude)`);
+      fail(`component ${i} is ${describeValue(vector[i])}; expected a float4 (at most ${FLOAT4_MAX} in magnitude)`);
     sumOfSquares += vector[i] * vector[i];
   }
   // pgvector's cosine distance of a zero vector is NaN, which would sort unpredictably.

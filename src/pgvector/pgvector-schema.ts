@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { checkOptions } from '../util/check-options.ts';
 import { addMissingColumnsSql, createMissingIndexSql } from '../postgres/schema-changes.ts';
@@ -94,21 +95,21 @@ export function pgVectorTable(options: PgVectorTableOptions, component = 'pgvect
     if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
       throw invalid(
         argument,
-        `expected a letter or underscore followed by up to 44 letters, digits or underscores, got ${JSON.stringify(value)}`,
+        `expected a letter or underscore followed by up to 44 letters, digits or underscores, got ${describeValue(value)}`,
       );
     }
   }
   if (typeof dimensions !== 'number' || !Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
     throw invalid(
       'dimensions',
-      `expected an integer from 1 to ${MAX_DIMENSIONS} (the vector length is fixed in the column type), got ${String(dimensions)}`,
+      `expected an integer from 1 to ${MAX_DIMENSIONS} (the vector length is fixed in the column type), got ${describeValue(dimensions)}`,
     );
   }
-  if (!DISTANCES.includes(distance)) throw invalid('distance', `expected one of ${DISTANCES.join(', ')}, got ${JSON.stringify(distance)}`);
+  if (!DISTANCES.includes(distance)) throw invalid('distance', `expected one of ${DISTANCES.join(', ')}, got ${describeValue(distance)}`);
   if (typeof textSearchConfig !== 'string' || !TEXT_SEARCH_CONFIG.test(textSearchConfig)) {
     throw invalid(
       'textSearchConfig',
-      `expected a text search configuration name such as english or simple, got ${JSON.stringify(textSearchConfig)}`,
+      `expected a text search configuration name such as english or simple, got ${describeValue(textSearchConfig)}`,
     );
   }
   const index = validateIndex(options.index ?? { type: 'hnsw' }, invalid);
@@ -136,7 +137,7 @@ function validateIndex(index: PgVectorIndex, invalid: (argument: string, message
   const integer = (argument: string, value: unknown, fallback: number, min: number, max: number): number => {
     if (value === undefined) return fallback;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw invalid(`index.${argument}`, `expected an integer from ${min} to ${max}, got ${String(value)}`);
+      throw invalid(`index.${argument}`, `expected an integer from ${min} to ${max}, got ${describeValue(value)}`);
     }
     return value;
   };
@@ -157,7 +158,7 @@ function validateIndex(index: PgVectorIndex, invalid: (argument: string, message
       checkOptions(index, { component: 'pgvector-store', known: ['type'] });
       return { type: 'none' };
     default:
-      throw invalid('index.type', `expected 'hnsw', 'ivfflat' or 'none', got ${JSON.stringify((index as { type?: unknown }).type)}`);
+      throw invalid('index.type', `expected 'hnsw', 'ivfflat' or 'none', got ${describeValue((index as { type?: unknown }).type)}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { ComparisonOperator, FilterExpression, FilterScalar } from '../filter/filter-expression.ts';
 import { ARRAY_INDEX } from '../filter/match-filter.ts';
@@ -71,14 +72,14 @@ export function toPostgresFilter(filter: FilterExpression, options: ToPostgresFi
     throw new AdvisorArgumentError({
       component: 'filter',
       argument: 'column',
-      message: `expected a column name such as metadata or d.metadata, got ${JSON.stringify(column)}`,
+      message: `expected a column name such as metadata or d.metadata, got ${describeValue(column)}`,
     });
   }
   if (!Number.isSafeInteger(firstParameter) || firstParameter < 1) {
     throw new AdvisorArgumentError({
       component: 'filter',
       argument: 'firstParameter',
-      message: `expected a positive integer, got ${String(firstParameter)}`,
+      message: `expected a positive integer, got ${describeValue(firstParameter)}`,
     });
   }
   const values: string[] = [];

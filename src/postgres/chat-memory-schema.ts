@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { addMissingColumnsSql, createMissingIndexSql } from './schema-changes.ts';
 
@@ -42,7 +43,7 @@ export function chatMemoryTables(
       throw new AdvisorArgumentError({
         component,
         argument,
-        message: `expected a letter or underscore followed by up to 48 letters, digits or underscores, got ${String(value)}`,
+        message: `expected a letter or underscore followed by up to 48 letters, digits or underscores, got ${describeValue(value)}`,
       });
     }
   }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type {
   AppendOutcome,
@@ -720,7 +721,7 @@ function compactionOptions(
     throw new AdvisorArgumentError({
       component,
       argument: 'compaction.segmentEntries',
-      message: `expected an integer >= 2, got ${String(segmentEntries)}`,
+      message: `expected an integer >= 2, got ${describeValue(segmentEntries)}`,
     });
   }
   return { segmentEntries };

@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 
 /** A sparse vector as Qdrant stores it: unique dimension indices and their weights. */
@@ -28,7 +29,7 @@ export function createHashingSparseEncoder({ bits = 24, locale = 'und' }: { bits
     throw new AdvisorArgumentError({
       component: 'sparse-encoder',
       argument: 'bits',
-      message: `expected an integer from 8 to 32, got ${String(bits)}`,
+      message: `expected an integer from 8 to 32, got ${describeValue(bits)}`,
     });
   }
   const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import { createClient, RESP_TYPES, type RedisClientType, type RedisClusterType, type RedisSentinelType } from 'redis';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { ComponentError } from '../errors/component-error.ts';
 import { UnloadedMessageError } from '../errors/unloaded-message-error.ts';
@@ -400,12 +401,27 @@ export function createRedisChatMemoryStore(
     throw new AdvisorArgumentError({
       component,
       argument: 'ttlSeconds',
-      message: `expected a positive integer, got ${String(ttlSeconds)}`,
+      message: `expected a positive integer, got ${describeValue(ttlSeconds)}`,
     });
   }
   const url = options.url ?? process.env.REDIS_URL;
   if (options.client === undefined && (typeof url !== 'string' || url === '')) {
     throw new AdvisorArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
+  }
+  if (options.client === undefined && !isRedisUrl(url as string)) {
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'url',
+      // The value is left out: a URL may hold a password.
+      message: `expected a redis:// or rediss:// URL${options.url === undefined ? ' in REDIS_URL' : ''}`,
+    });
+  }
+  if (options.client !== undefined && typeof (options.client as { withTypeMapping?: unknown } | null)?.withTypeMapping !== 'function') {
+    throw new AdvisorArgumentError({
+      component,
+      argument: 'client',
+      message: `expected a node-redis client, cluster or Sentinel client (createClient, createCluster, createSentinel), got ${describeValue(options.client)}`,
+    });
   }
   const ownsClient = options.client === undefined;
   // A cluster and a Sentinel client send the same commands, with the same signatures, as a single server's client (a
@@ -844,6 +860,10 @@ function unloadedEntry(metadata: MemoryEntryMetadata): MemoryEntry {
 
 /** An id that `validateConversationId` accepts and `escapeKeySegment` leaves as it is. */
 const PLAIN_ID = new RegExp(`^[A-Za-z0-9_.~-]{1,${MAX_CONVERSATION_ID_LENGTH}}$`);
+
+function isRedisUrl(url: string): boolean {
+  return URL.canParse(url) && ['redis:', 'rediss:'].includes(new URL(url).protocol);
+}
 
 /** Percent-encodes the UTF-8 bytes of `value` except letters, digits and `-_.~`: injective, and free of glob and separator characters. */
 export function escapeKeySegment(value: string): string {

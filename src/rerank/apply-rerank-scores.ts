@@ -1,3 +1,4 @@
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { ComponentError } from '../errors/component-error.ts';
 
@@ -34,14 +35,14 @@ export function applyRerankScores({
       throw new ComponentError({
         component,
         operation: 'rerank',
-        message: `malformed ranking: document index ${String(index)} is out of range or repeated`,
+        message: `malformed ranking: document index ${describeValue(index)} is out of range or repeated`,
       });
     }
     if (typeof score !== 'number' || !Number.isFinite(score)) {
       throw new ComponentError({
         component,
         operation: 'rerank',
-        message: `malformed ranking: score ${String(score)} for document ${index} is not a finite number`,
+        message: `malformed ranking: score ${describeValue(score)} for document ${index} is not a finite number`,
       });
     }
     seen.add(index);

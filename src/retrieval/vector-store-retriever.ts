@@ -1,4 +1,5 @@
 import type { Document } from '../document/document.ts';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import type { FilterExpression } from '../filter/filter-expression.ts';
 import { resolveFilter } from '../filter/resolve-filter.ts';
@@ -62,7 +63,7 @@ function validateOptions(options: VectorStoreRetrieverOptions): VectorStoreRetri
   if (typeof resolvedName !== 'string' || resolvedName.trim() === '') fail('name', 'expected a non-empty string');
   if (topK !== undefined) checkPositiveInteger(topK, { component: COMPONENT, argument: 'topK' });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
-    fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
+    fail('minScore', `expected a number, got ${describeValue(minScore)}`);
   }
   return { ...options, name: resolvedName };
 }

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { ChatStreamResult } from '../client/chat-stream-result.ts';
+import { describeValue } from '../context/context-key.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
 import { redactSecrets } from '../security/redact-secrets.ts';
 import { type ChatRequestBody, DEFAULT_CHAT_REQUEST_LIMITS, readChatRequest, type RequestProblem } from './read-chat-request.ts';
@@ -87,7 +88,7 @@ export function chatRoute(options: ChatRouteOptions): (request: Request) => Prom
       throw new AdvisorArgumentError({
         component: 'chat-route',
         argument: name,
-        message: `expected a positive integer, got ${String(value)}`,
+        message: `expected a positive integer, got ${describeValue(value)}`,
       });
     }
     limits[name] = value;

@@ -1,4 +1,5 @@
 import type { EmbeddingModel } from 'ai';
+import { describeValue } from '../context/context-key.ts';
 import type { Document } from '../document/document.ts';
 import { requireDocuments } from '../document/require-document.ts';
 import { AdvisorArgumentError } from '../errors/advisor-argument-error.ts';
@@ -340,7 +341,7 @@ function validateOptions(options: InMemoryVectorStoreOptions): void {
     throw new AdvisorArgumentError({
       component: COMPONENT,
       argument: 'quantization',
-      message: `expected 'none' or 'int8', got ${JSON.stringify(quantization)}`,
+      message: `expected 'none' or 'int8', got ${describeValue(quantization)}`,
     });
   }
   if (rescoreCandidates !== undefined) checkPositiveInteger(rescoreCandidates, { component: COMPONENT, argument: 'rescoreCandidates' });
@@ -369,7 +370,7 @@ function inverseNorm(vector: ArrayLike<number>, argument: string): number {
       throw new AdvisorArgumentError({
         component: COMPONENT,
         argument,
-        message: `component ${i} is ${String(value)}; expected a finite number`,
+        message: `component ${i} is ${describeValue(value)}; expected a finite number`,
       });
     }
     sumOfSquares += value * value;
@@ -397,7 +398,7 @@ function validateSearchRequest(request: VectorSearchRequest): VectorSearchReques
   }
   if (topK !== undefined) checkPositiveInteger(topK, { component: COMPONENT, argument: 'topK' });
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) {
-    fail('minScore', `expected a number, got ${JSON.stringify(minScore)}`);
+    fail('minScore', `expected a number, got ${describeValue(minScore)}`);
   }
   return filter === undefined ? request : { ...request, filter: validateFilterExpression(filter) };
 }

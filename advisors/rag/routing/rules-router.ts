@@ -1,4 +1,4 @@
-import { checkFunction, checkNonEmptyString } from '../../../src/extension/index.ts';
+import { checkFunction, checkNonEmptyString, describeValue } from '../../../src/extension/index.ts';
 import type { Retriever } from '../../../src/index.ts';
 import { routeDecision, type QueryRouter } from './query-router.ts';
 import type { RagStageInput } from '../rag-stage-input.ts';
@@ -46,7 +46,7 @@ export function createRulesRouter(options: RulesRouterOptions): QueryRouter {
           if (retriever === undefined) {
             throw invalidOption(
               { component: name, argument: 'rules' },
-              `the rules chose "${String(retrieverName)}", which is not one of: ${[...byName.keys()].join(', ')}`,
+              `the rules chose ${describeValue(retrieverName)}, which is not one of: ${[...byName.keys()].join(', ')}`,
             );
           }
           return retriever;
