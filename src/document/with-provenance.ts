@@ -30,7 +30,7 @@ export function validateProvenance(entry: DocumentProvenance): DocumentProvenanc
   }
   if (entry.rank !== undefined) {
     if (!Number.isInteger(entry.rank) || entry.rank < 1) {
-      throw invalid('provenance.rank', `expected a 1-based integer rank, got ${describeNumber(entry.rank)}`);
+      throw invalid('provenance.rank', `expected a 1-based integer rank, got ${describeValue(entry.rank)}`);
     }
     copy.rank = entry.rank;
   }
@@ -38,15 +38,11 @@ export function validateProvenance(entry: DocumentProvenance): DocumentProvenanc
     const value = entry[field];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw invalid(`provenance.${field}`, `expected a finite number, got ${describeNumber(value)}`);
+      throw invalid(`provenance.${field}`, `expected a finite number, got ${describeValue(value)}`);
     }
     copy[field] = value;
   }
   return copy;
-}
-
-function describeNumber(value: unknown): string {
-  return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
 function invalid(argument: string, message: string): AdvisorArgumentError {

@@ -405,18 +405,19 @@ export function createRedisChatMemoryStore(
     });
   }
   const url = options.url ?? process.env.REDIS_URL;
-  if (options.client === undefined && (typeof url !== 'string' || url === '')) {
-    throw new AdvisorArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
-  }
-  if (options.client === undefined && !isRedisUrl(url as string)) {
-    throw new AdvisorArgumentError({
-      component,
-      argument: 'url',
-      // The value is left out: a URL may hold a password.
-      message: `expected a redis:// or rediss:// URL${options.url === undefined ? ' in REDIS_URL' : ''}`,
-    });
-  }
-  if (options.client !== undefined && typeof (options.client as { withTypeMapping?: unknown } | null)?.withTypeMapping !== 'function') {
+  if (options.client === undefined) {
+    if (typeof url !== 'string' || url === '') {
+      throw new AdvisorArgumentError({ component, argument: 'url', message: 'give a client, a url, or set REDIS_URL' });
+    }
+    if (!isRedisUrl(url)) {
+      throw new AdvisorArgumentError({
+        component,
+        argument: 'url',
+        // The value is left out: a URL may hold a password.
+        message: `expected a redis:// or rediss:// URL${options.url === undefined ? ' in REDIS_URL' : ''}`,
+      });
+    }
+  } else if (typeof (options.client as { withTypeMapping?: unknown } | null)?.withTypeMapping !== 'function') {
     throw new AdvisorArgumentError({
       component,
       argument: 'client',
