@@ -11,9 +11,10 @@
  * and the append ratio 10k / 10 (target: within 2x). Then, per backend, whole-history reads (read(all))
  * of ours and of the blob pattern alternate on conversations of equal size, so drift and garbage
  * collection of the earlier phases weigh on both alike; the ratio of their medians is the read(all)
- * target (at most 1.00x). A read(all) reads every message it returned, as a caller would. On Redis, a 10-message
- * whole read is also timed by its parts (the commands alone, with the log decoded, and `store.read`), which shows what
- * sets it apart from the blob's.
+ * target (at most 1.00x). A read(all) reads every message it returned, as a caller would. On Redis and PostgreSQL, a
+ * 10-message whole read is also timed by its parts (Redis: the commands alone, with the log decoded; PostgreSQL: the
+ * store's statement alone, with its rows parsed; then `store.read`), against the blob's read, which shows what sets it
+ * apart from the blob's.
  *
  *   REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/memory.ts
  *   (add REDIS_CLUSTER_URLS=redis://127.0.0.1:7000 PGBOUNCER_URL=postgres://postgres@127.0.0.1:6432/test for those rows)
@@ -24,7 +25,7 @@ import { createClient, createCluster, RESP_TYPES } from 'redis';
 import { createChatMemory, createInMemoryChatMemoryStore, type MemoryEntry, createMessageWindow } from '../src/memory/index.ts';
 import { type ChatMemoryStore } from '../src/index.ts';
 import { deserializeMemoryEntries } from '../src/memory/memory-entry-codec.ts';
-import { createPostgresChatMemoryStore } from '../src/postgres/index.ts';
+import { createPostgresChatMemoryStore, type PostgresQueryable } from '../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient, type AnyRedisCluster } from '../src/redis/index.ts';
 import { dropChatMemoryTables } from '../test/helpers/chat-memory-tables.ts';
 import { median } from './statistics.ts';
@@ -87,11 +88,14 @@ async function medianDuration(runs: number, operation: (index: number) => Promis
   return median(times);
 }
 
+/** One blob per conversation on a backend. */
+interface BlobValues {
+  get(id: string): Promise<string | null>;
+  set(id: string, value: string): Promise<void>;
+}
+
 /** The langchain4j / Spring AI pattern over any backend that stores one blob per conversation. */
-function readModifyWriteStore(
-  name: string,
-  blob: { get(id: string): Promise<string | null>; set(id: string, value: string): Promise<void> },
-): ChatMemoryStore {
+function readModifyWriteStore(name: string, blob: BlobValues): ChatMemoryStore {
   return {
     name,
     async appendTurn(conversationId, { entries }) {
@@ -136,7 +140,8 @@ async function main(): Promise<void> {
   ];
 
   const redisUrl = process.env.REDIS_URL;
-  let redisReadParts: (() => Promise<Array<Record<string, string>>>) | undefined;
+  // Each backend's whole read of a short conversation by its parts, run after the fills.
+  const readParts: Array<{ backend: string; blobRead: string; measure: () => Promise<Array<Record<string, string>>> }> = [];
   if (redisUrl) {
     const keyPrefix = `ai-advisors-bench:${runId}`;
     const client = createClient({ url: redisUrl }) as AnyRedisClient;
@@ -145,7 +150,7 @@ async function main(): Promise<void> {
       get: async (id) => (await client.get(`${keyPrefix}-rmw:${id}`)) as string | null,
       set: async (id, value) => void (await client.set(`${keyPrefix}-rmw:${id}`, value)),
     });
-    redisReadParts = () => wholeReadParts(client, keyPrefix, redisBlob, runId);
+    readParts.push({ backend: 'Redis', blobRead: 'GET + parse', measure: () => redisWholeReadParts(client, keyPrefix, redisBlob, runId) });
     cleanups.push(async () => {
       for await (const keys of client.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
       await client.close();
@@ -180,6 +185,29 @@ async function main(): Promise<void> {
       await pool.end();
     });
     const store = createPostgresChatMemoryStore({ pool, tableName });
+    // Prepared statements, as the JDBC stores of Spring AI and langchain4j get from pgjdbc after a few executions.
+    const postgresBlobs: BlobValues = {
+      get: async (id) =>
+        (
+          await pool.query({
+            name: `rmw-get-${runId}`,
+            text: `SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`,
+            values: [id],
+          })
+        ).rows[0]?.history ?? null,
+      set: async (id, value) =>
+        void (await pool.query({
+          name: `rmw-set-${runId}`,
+          text: `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
+          values: [id, value],
+        })),
+    };
+    const postgresBlob = readModifyWriteStore('rmw-postgres', postgresBlobs);
+    readParts.push({
+      backend: 'PostgreSQL',
+      blobRead: 'SELECT + parse',
+      measure: () => postgresWholeReadParts(pool, tableName, { store: postgresBlob, values: postgresBlobs }, runId),
+    });
     contenders.push(
       {
         name: 'postgres (ours, INSERT, older entries in segments)',
@@ -194,23 +222,7 @@ async function main(): Promise<void> {
         name: 'postgres read-modify-write (SELECT + UPSERT blob)',
         backend: 'postgres',
         pattern: 'blob',
-        // Prepared statements, as the JDBC stores of Spring AI and langchain4j get from pgjdbc after a few executions.
-        store: readModifyWriteStore('rmw-postgres', {
-          get: async (id) =>
-            (
-              await pool.query({
-                name: `rmw-get-${runId}`,
-                text: `SELECT history FROM "${tableName}_rmw" WHERE conversation_id = $1`,
-                values: [id],
-              })
-            ).rows[0]?.history ?? null,
-          set: async (id, value) =>
-            void (await pool.query({
-              name: `rmw-set-${runId}`,
-              text: `INSERT INTO "${tableName}_rmw" VALUES ($1, $2) ON CONFLICT (conversation_id) DO UPDATE SET history = excluded.history`,
-              values: [id, value],
-            })),
-        }),
+        store: postgresBlob,
         appends: RMW_APPENDS,
         addOtherConversations: async () =>
           void (await pool.query(
@@ -273,7 +285,7 @@ async function main(): Promise<void> {
   const readRatios: Array<Record<string, string>> = [];
   const regenerationRows: Array<Record<string, string>> = [];
   const ledgerRows: Array<Record<string, string>> = [];
-  let readPartRows: Array<Record<string, string>> = [];
+  const readPartRows: Array<{ backend: string; blobRead: string; rows: Array<Record<string, string>> }> = [];
   try {
     for (const contender of contenders) {
       const windowed = createChatMemory({ store: contender.store, window: createMessageWindow({ maxMessages: 20 }) });
@@ -309,7 +321,7 @@ async function main(): Promise<void> {
       regenerationRows.push(await regenerationCost(contender, runId));
     }
     if (databaseUrl) ledgerRows.push(await ledgerSize(databaseUrl, runId));
-    if (redisReadParts !== undefined) readPartRows = await redisReadParts();
+    for (const { measure, ...backend } of readParts) readPartRows.push({ ...backend, rows: await measure() });
     for (const backend of new Set(contenders.map((contender) => contender.backend))) {
       const ours = contenders.find((contender) => contender.backend === backend && contender.pattern === 'ours')!;
       const blob = contenders.find((contender) => contender.backend === backend && contender.pattern === 'blob');
@@ -340,9 +352,11 @@ async function main(): Promise<void> {
   console.table(rows);
   console.log('read(all) of ours / the blob pattern on the same backend, reads alternating (target: at most 1.00x)');
   console.table(readRatios);
-  if (readPartRows.length > 0) {
-    console.log(`Redis whole read of ${READ_PARTS_MESSAGES} messages by its parts, all alternating (each against the blob's GET + parse)`);
-    console.table(readPartRows);
+  for (const { backend, blobRead, rows: partRows } of readPartRows) {
+    console.log(
+      `${backend} whole read of ${READ_PARTS_MESSAGES} messages by its parts, all alternating (each against the blob's ${blobRead})`,
+    );
+    console.table(partRows);
   }
   console.log(
     `read(20) of a conversation after ${REGENERATIONS.toLocaleString('en')} regenerations of its last answer / without (target: at most 1.20x)`,
@@ -361,7 +375,21 @@ const READ_PARTS_MESSAGES = 10;
  * the `EXISTS` of a 0.1 list, and the `MGET` without it), the commands with the log's parse, and the store's `read`,
  * each against the blob's `GET` and parse, in one alternating run. Keys are the store's documented layout.
  */
-async function wholeReadParts(
+/** The parts of a whole read, timed in one shuffled run, each against the first (the blob's read). */
+async function timedParts(parts: Array<[string, () => Promise<unknown>]>): Promise<Array<Record<string, string>>> {
+  // Parts a few microseconds apart: as many rounds as fit in the 2 s.
+  const medians = await interleavedMedians(
+    parts.map((part) => () => Promise.resolve(part[1])),
+    3000,
+  );
+  return parts.map(([part], index) => ({
+    part,
+    'median (µs)': (medians[index] * 1000).toFixed(1),
+    'vs blob': (medians[index] / medians[0]).toFixed(2) + 'x',
+  }));
+}
+
+async function redisWholeReadParts(
   client: AnyRedisClient,
   keyPrefix: string,
   blob: ChatMemoryStore,
@@ -374,23 +402,41 @@ async function wholeReadParts(
   const [system, log, list] = ['system', 'log', 'messages'].map((name) => `${keyPrefix}:{${conversationId}}:${name}`);
   const bytes = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
   const parsedLog = (log: Buffer | null) => deserializeMemoryEntries(`[${log!.toString().trimEnd().slice(0, -1)}]`);
-  const parts: Array<[string, () => Promise<unknown>]> = [
+  return await timedParts([
     ['blob: GET + parse', () => readAll(blob, conversationId)],
     ['MGET + EXISTS pipeline (ours)', () => bytes.multi().mGet([system, log]).exists(list).execAsPipeline()],
     ['MGET alone', () => bytes.mGet([system, log])],
     ['MGET + the log decoded', async () => parsedLog((await bytes.mGet([system, log]))[1] as Buffer | null)],
     ['store.read (ours)', () => readAll(store, conversationId)],
-  ];
-  // Parts a few microseconds apart: as many rounds as fit in the 2 s.
-  const medians = await interleavedMedians(
-    parts.map((part) => () => Promise.resolve(part[1])),
-    3000,
-  );
-  return parts.map(([part], index) => ({
-    part,
-    'median (µs)': (medians[index] * 1000).toFixed(1),
-    'vs blob': (medians[index] / medians[0]).toFixed(2) + 'x',
-  }));
+  ]);
+}
+
+/**
+ * The PostgreSQL whole read by its parts: the store's one statement, replayed as the store sends it (recorded on its
+ * way to the pool), alone and with each row parsed, against the blob's `SELECT` alone and with its parse.
+ */
+async function postgresWholeReadParts(
+  pool: pg.Pool,
+  tableName: string,
+  blob: { store: ChatMemoryStore; values: BlobValues },
+  runId: string,
+): Promise<Array<Record<string, string>>> {
+  let sent: pg.QueryConfig | undefined;
+  const recording = { query: (config: pg.QueryConfig) => ((sent = config), pool.query(config)) } as unknown as PostgresQueryable;
+  const conversationId = `bench-${runId}-read-parts`;
+  await readAll(createPostgresChatMemoryStore({ pool: recording, tableName }), conversationId);
+  const statement = sent!;
+  // Timed on the pool itself, without the recording in between.
+  const store = createPostgresChatMemoryStore({ pool, tableName });
+  await fill(store, conversationId, READ_PARTS_MESSAGES);
+  await fill(blob.store, conversationId, READ_PARTS_MESSAGES);
+  return await timedParts([
+    ['blob: SELECT + parse', () => readAll(blob.store, conversationId)],
+    ['blob: SELECT alone', () => blob.values.get(conversationId)],
+    ['the read statement (ours)', () => pool.query(statement)],
+    ['the statement, each row parsed', async () => (await pool.query<string[]>(statement)).rows.map(([text]) => JSON.parse(text))],
+    ['store.read (ours)', () => readAll(store, conversationId)],
+  ]);
 }
 
 const REGENERATIONS = 1_500;
