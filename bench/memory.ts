@@ -370,11 +370,6 @@ async function main(): Promise<void> {
 
 const READ_PARTS_MESSAGES = 10;
 
-/**
- * What sets a short whole read on Redis apart from the blob's: its commands alone (the store's pipeline of `MGET` and
- * the `EXISTS` of a 0.1 list, and the `MGET` without it), the commands with the log's parse, and the store's `read`,
- * each against the blob's `GET` and parse, in one alternating run. Keys are the store's documented layout.
- */
 /** The parts of a whole read, timed in one shuffled run, each against the first (the blob's read). */
 async function timedParts(parts: Array<[string, () => Promise<unknown>]>): Promise<Array<Record<string, string>>> {
   // Parts a few microseconds apart: as many rounds as fit in the 2 s.
@@ -389,6 +384,11 @@ async function timedParts(parts: Array<[string, () => Promise<unknown>]>): Promi
   }));
 }
 
+/**
+ * What sets a short whole read on Redis apart from the blob's: its commands alone (the store's pipeline of `MGET` and
+ * the `EXISTS` of a 0.1 list, and the `MGET` without it), the commands with the log's parse, and the store's `read`,
+ * each against the blob's `GET` and parse, in one alternating run. Keys are the store's documented layout.
+ */
 async function redisWholeReadParts(
   client: AnyRedisClient,
   keyPrefix: string,
