@@ -5,7 +5,12 @@
  * interleaved in one run; medians and ratios to ours are reported, then the breakdown of our turn and its necessary
  * parts (memory read, append, retrieval) measured alone in the same run.
  *
- *   [RUNS=<n>] [MODEL_SERVER=process] [PEERS=none] npm run bench:peers [-- --dataset <scifact folder>]
+ *   [RUNS=<n>] [WARMUP=<rounds>] [TURNS=<n>] [MODEL_SERVER=process] [PEERS=none] npm run bench:peers [-- --dataset <scifact folder>]
+ *
+ * `WARMUP` rounds (default 20) run before the `TURNS` measured ones (default 120). After twenty, V8 is still compiling
+ * every contender's code up its tiers while the turns are measured (`node --trace-opt` counts some 840 optimizing
+ * compilations in rounds 20–140 with the peers left out), the bare calls' code and the necessary parts as much as the
+ * client's; `WARMUP=1000` measures a process that has served a thousand turns, as a deployed route has.
  *
  * `PEERS=none` leaves the peers' turns out of the rounds: between two turns of ours run only ours' other variants (the
  * bare call, the floor, the instrumented twins) and the necessary parts, as in a process serving nothing but chat turns,
@@ -87,11 +92,22 @@ interface RunResult {
   readonly ttftOverGoal: number;
 }
 
-const RUNS = Number(process.env.RUNS ?? 1);
-if (!Number.isInteger(RUNS) || RUNS < 1) {
-  console.error(`bench:peers: RUNS must be a positive whole number, not ${JSON.stringify(process.env.RUNS)}`);
-  process.exit(1);
+/** A whole number from the environment variable `name`, at least `least`; `fallback` when it is unset. */
+function countFromEnv(name: string, fallback: number, least: 0 | 1): number {
+  const count = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(count) || count < least) {
+    console.error(
+      `bench:peers: ${name} must be a ${least === 1 ? 'positive' : 'non-negative'} whole number, not ${JSON.stringify(process.env[name])}`,
+    );
+    process.exit(1);
+  }
+  return count;
 }
+
+const RUNS = countFromEnv('RUNS', 1, 1);
+// Checked here, before a run of several starts its children.
+const TURNS = countFromEnv('TURNS', 120, 1);
+const WARMUP = countFromEnv('WARMUP', 20, 0);
 const MODEL_SERVER = loopbackPlacementFromEnv('bench:peers');
 const PEERS = process.env.PEERS ?? 'all';
 if (PEERS !== 'all' && PEERS !== 'none') {
@@ -109,7 +125,7 @@ if (RUNS > 1) {
     })),
   );
   const ratios = results.map((result) => result.added / result.necessary);
-  console.log(`\nOurs over ${RUNS} runs (each a process of its own)`);
+  console.log(`\nOurs over ${RUNS} runs (each a process of its own, ${TURNS} turns after ${WARMUP} warm-up rounds)`);
   console.table(
     results.map((result, index) => ({
       'added (ms)': result.added.toFixed(3),
@@ -126,8 +142,6 @@ if (RUNS > 1) {
   process.exit(0);
 }
 
-const TURNS = Number(process.env.TURNS ?? 120);
-const WARMUP = Number(process.env.WARMUP ?? 20);
 const STORED_MESSAGES = 1_000;
 const WINDOW = 20;
 const TOP_K = 5;
