@@ -37,8 +37,8 @@ async function turn(returned: readonly Omit<Document, 'metadata'>[], options: Se
         name: 'kb',
         retrieve: async (_query, call) => {
           if (options.failure === 'error') throw new Error('index offline');
-          // Late whatever the load: it answers once the deadline has aborted the call (a sleep longer than the deadline
-          // loses to it only if the process stalls for less than their difference before the deadline is armed).
+          // Answers only after the deadline has aborted the call: a sleep could end first if the process stalls before
+          // the deadline is armed.
           if (options.failure === 'timeout')
             await new Promise((resolve) => call!.abortSignal!.addEventListener('abort', resolve, { once: true }));
           return returned.map((hit) => ({ ...hit, metadata: {} }));
