@@ -5,8 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createClient } from 'redis';
+import type { ModelMessage } from 'ai';
 import { afterAll, expect, it } from 'vitest';
-import { createChatMemory, type ChatMemoryStore, type MemoryEntry } from '../../src/memory/index.ts';
+import { CANCELLED_TOOL_CALL } from '../../advisors/memory/load-history.ts';
+import { createChatMemory, type ChatMemoryStore, type MemoryEntry, openToolCalls } from '../../src/memory/index.ts';
 import { createPostgresChatMemoryStore } from '../../src/postgres/index.ts';
 import { createRedisChatMemoryStore, type AnyRedisClient } from '../../src/redis/index.ts';
 import { describeWithServices } from '../helpers/services.ts';
@@ -151,11 +153,31 @@ function checkReplacements(conversationId: string, log: readonly LogEntry[], ent
     if (changes.some((other) => other !== replacing && other.t1! > replacing.t0!)) continue;
     const at = questions.findIndex(({ metadata }) => [metadata.turnId, metadata.replaced, metadata.regenerates].includes(replacing.target));
     expect(at, `${conversationId}: the ${replacing.op} of ${replacing.target} is kept`).not.toBe(-1);
-    const turn = entries.filter((entry) => entry.metadata.turnId === questions[at].metadata.turnId);
-    expect(turn.map((entry) => entry.message)).toEqual([
+    const turnId = questions[at].metadata.turnId;
+    const start = entries.findIndex((entry) => entry.metadata.turnId === turnId);
+    const turn = entries.filter((entry) => entry.metadata.turnId === turnId).map((entry) => entry.message);
+    // Asked anew (the turn it names was gone; it keeps the writer's key), the question walks away from calls left open
+    // before it, another writer's approval never given, and answers them as cancelled first. A regeneration that found
+    // its turn has none: that turn and every one after it are replaced.
+    const cancels = turn[0]?.role === 'tool' && WRITER_KEY.test(turnId);
+    if (cancels) expectCancelledOpenCalls(conversationId, turn[0], entries.slice(0, start));
+    expect(cancels ? turn.slice(1) : turn).toEqual([
       { role: 'user', content: [{ type: 'text', text: replacing.text }] },
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
     ]);
+  }
+}
+
+/** `message` answers, as cancelled, only calls left open by the messages before it. */
+function expectCancelledOpenCalls(conversationId: string, message: ModelMessage, before: readonly MemoryEntry[]) {
+  const open = new Set(openToolCalls(before.map((entry) => entry.message)).map((call) => call.toolCallId));
+  expect(Array.isArray(message.content) && message.content.length > 0, `${conversationId}: a cancellation answers a call`).toBe(true);
+  for (const part of message.content as readonly { type: string; toolCallId?: string; output?: unknown }[]) {
+    expect(part, `${conversationId}: a call walked away from is answered as cancelled`).toMatchObject({
+      type: 'tool-result',
+      output: { type: 'execution-denied', reason: CANCELLED_TOOL_CALL },
+    });
+    expect(open.has(part.toolCallId!), `${conversationId}: ${part.toolCallId} was open when it was cancelled`).toBe(true);
   }
 }
 

@@ -8,9 +8,11 @@ import {
 } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageMemoryAdvisor, questionAnswerAdvisor } from '../../../advisors/index.ts';
+import { CANCELLED_TOOL_CALL } from '../../../advisors/memory/load-history.ts';
 import { type ChatMemory, createChatClient, type Retriever } from '../../../src/index.ts';
 import { createChatMemory, toUIMessages } from '../../../src/memory/index.ts';
 import { startOpenAIFixture, type FixtureRequest, type OpenAIFixture } from '../../fixtures/openai-fixture-server.ts';
+import { textOf } from '../../helpers/conversation-sent.ts';
 import { startRoute, TestChat } from '../../helpers/use-chat-driver.ts';
 
 const noInput = jsonSchema<Record<string, never>>({ type: 'object', properties: {} });
@@ -64,8 +66,9 @@ describe.each(['chat', 'responses'] as const)(
       const model = api === 'chat' ? openai.chat('gpt-4o-mini') : openai.responses('gpt-4o-mini');
       const chat = createChatClient({ model, tools, advisors: [messageMemoryAdvisor({ memory })] });
       route = await startRoute(async (request) => {
-        const { id, messages } = (await request.json()) as { id: string; messages: UIMessage[] };
-        return chat.stream({ messages, context: { conversationId: id } }).toUIMessageStreamResponse();
+        // As a Next.js route passes useChat's body on: `trigger` says whether this is a regeneration.
+        const { id, messages, trigger } = (await request.json()) as { id: string; messages: UIMessage[]; trigger: never };
+        return chat.stream({ messages, trigger, context: { conversationId: id } }).toUIMessageStreamResponse();
       });
     });
     afterEach(() => {
@@ -165,6 +168,40 @@ describe.each(['chat', 'responses'] as const)(
       await chat.sendMessage({ text: 'Thanks' });
       await chat.settled();
       expect((await memory.messages(conversationId)).filter((message) => message.role === 'user')).toHaveLength(3);
+    });
+
+    it("a stale tab's Retry of a turn another tab dropped, asked anew after an approval still waiting, cancels that approval first", async () => {
+      const conversationId = `stale-retry-after-approval-${api}`;
+      const first = new TestChat({ api: route.url, id: conversationId });
+      for (const [question, answer] of [
+        ['First question', 'First answer'],
+        ['Second question', 'Second answer'],
+      ]) {
+        fixture.enqueue({ type: 'text', text: answer });
+        await first.sendMessage({ text: question });
+        await first.settled();
+      }
+      const stale = new TestChat({ api: route.url, id: conversationId, messages: structuredClone(first.messages) });
+      fixture.enqueue({ type: 'text', text: 'Better first answer' });
+      await first.regenerate({ messageId: first.messages[1].id });
+      await first.settled();
+      fixture.enqueue({ type: 'tool-calls', toolCalls: [{ id: `call_stale_${api}`, name: 'deleteFile', arguments: { path: 'old.txt' } }] });
+      await first.sendMessage({ text: 'Delete old.txt' });
+      await first.settled();
+
+      fixture.enqueue({ type: 'text', text: 'Second answer, asked anew' });
+      await stale.regenerate();
+      await stale.settled();
+
+      const entries = await memory.read(conversationId, { keepOpenToolCalls: true });
+      expect(entries.map((entry) => entry.message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'user', 'assistant']);
+      const [cancellation, question, answer] = entries.slice(4);
+      expect(cancellation.message.content).toMatchObject([
+        { type: 'tool-result', toolCallId: `call_stale_${api}`, output: { type: 'execution-denied', reason: CANCELLED_TOOL_CALL } },
+      ]);
+      expect(textOf(question.message.content)).toBe('Second question');
+      expect(textOf(answer.message.content)).toBe('Second answer, asked anew');
+      expect(new Set([cancellation, question, answer].map((entry) => entry.metadata.turnId)).size).toBe(1);
     });
 
     it('ignores what the client forges: an assistant message and a result for a server-side tool never reach the model or memory', async () => {
